@@ -1,0 +1,5 @@
+"""`python -m companion ...`: see companion.cli."""
+
+from .cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,131 @@
+"""Finding clue sets that pin down one habitat: the combinatorial core of the generator.
+
+A clue set for habitat h is valid (RULES.md section 5) when every clue allows h, together they allow no other
+hex, none is redundant (dropping any one leaves at least two hexes) and some hint category stays open.
+
+Seen from the other hexes this is a small hitting-set problem: for every hex g other than h, let D(g) be the
+candidate clues that rule g out; a valid set must contain a clue of every D(g) (so only h is left), and each
+chosen clue must be the only chosen one in some D(g) (so it is not redundant). The search branches on the
+smallest D(g) not yet hit, which proves "no such set" after a few dozen steps instead of trying every
+combination, and tries a set's clues in candidate order, so callers steer which valid set comes first.
+"""
+
+from __future__ import annotations
+
+from .clues import CLUES
+from .hexgrid import ALL_HEXES, HEX_COUNT
+from .hints import HINT_CATEGORIES, mentions
+
+# MENTIONS[i]: bit k set when CLUES[i] mentions HINT_CATEGORIES[k].
+MENTIONS = tuple(
+    sum(1 << k for k, category in enumerate(HINT_CATEGORIES) if mentions(clue, category)) for clue in CLUES
+)
+ALL_CATEGORIES = (1 << len(HINT_CATEGORIES)) - 1
+_WIDTH = f"0{HEX_COUNT}b"
+
+
+class ClueSetSearch:
+    """The hitting sets D(g) of one habitat over an ordered list of candidate clues that allow it."""
+
+    __slots__ = ("indices", "hittable", "_sets", "_mentions", "_negated")
+
+    def __init__(self, indices: list[int], sets: list[int]) -> None:
+        """indices: clue index of each bit position; sets: D(g) for every hex g but the habitat."""
+        self.indices = indices
+        sets = sorted(set(sets))
+        # A hex that no candidate rules out (set 0) can never be excluded: the habitat is not unique.
+        self.hittable = not sets or sets[0] != 0
+        sets.sort(key=int.bit_count)
+        self._sets = sets
+        self._mentions = [MENTIONS[index] for index in indices]
+        self._negated = [CLUES[index].negated for index in indices]
+
+    @classmethod
+    def for_candidates(cls, candidates: list[tuple[int, int]], habitat: int) -> "ClueSetSearch":
+        """Search over (clue index, area) pairs that all allow the habitat, preferring earlier ones."""
+        rows = [ALL_HEXES ^ area for _, area in candidates]
+        sets = transpose(rows)
+        del sets[habitat]
+        return cls([index for index, _ in candidates], sets)
+
+    @classmethod
+    def for_habitat(cls, indices: list[int], membership: list[int], habitat: int) -> "ClueSetSearch":
+        """Search over all clues of a map, given each hex's membership vector (see transpose)."""
+        allowing = membership[habitat]
+        sets = [allowing & ~member for member in membership]
+        del sets[habitat]
+        return cls(indices, sets)
+
+    def find(self, size: int, negated: int | None = None) -> tuple[int, ...] | None:
+        """Clue indices of the first valid set of `size` clues (with exactly `negated` negations if given)."""
+        if not self.hittable:
+            return None
+        sets = self._sets
+        total = len(sets)
+        mention_of = self._mentions
+        negated_of = self._negated
+
+        def valid_leaf(picked: int) -> bool:
+            unique = 0
+            for hit in sets:
+                hit &= picked
+                if hit & (hit - 1) == 0:
+                    unique |= hit
+            return unique == picked
+
+        def walk(position: int, picked: int, depth: int, negatives: int, mentioned: int) -> int | None:
+            while position < total and sets[position] & picked:
+                position += 1
+            if position == total:
+                # Everything else is ruled out: a set of exactly `size` clues, or a smaller one that any
+                # further clue would make redundant.
+                return picked if depth == size and valid_leaf(picked) else None
+            if depth == size:
+                return None
+            if depth + 1 == size:
+                # The last clue must rule out every hex still open.
+                options = sets[position]
+                for later in range(position + 1, total):
+                    if not sets[later] & picked:
+                        options &= sets[later]
+                        if not options:
+                            return None
+            else:
+                options = sets[position]
+            while options:
+                bit = options & -options
+                options ^= bit
+                j = bit.bit_length() - 1
+                now_negative = negatives + negated_of[j]
+                if negated is not None and not (now_negative <= negated <= now_negative + size - depth - 1):
+                    continue
+                now_mentioned = mentioned | mention_of[j]
+                if now_mentioned == ALL_CATEGORIES:
+                    continue
+                found = walk(position + 1, picked | bit, depth + 1, now_negative, now_mentioned)
+                if found is not None:
+                    return found
+            return None
+
+        picked = walk(0, 0, 0, 0, 0)
+        if picked is None:
+            return None
+        return tuple(index for j, index in enumerate(self.indices) if picked >> j & 1)
+
+
+def transpose(masks: list[int]) -> list[int]:
+    """For each hex g, the int whose bit j says whether hex g is in masks[j]."""
+    if not masks:
+        return [0] * HEX_COUNT
+    # String operations are fast in CPython: row j (last mask first) of 108 digits, read down each column.
+    rows = [format(mask, _WIDTH) for mask in reversed(masks)]
+    columns = [int("".join(column), 2) for column in zip(*rows)]
+    columns.reverse()
+    return columns
+
+
+def find_clue_set(
+    candidates: list[tuple[int, int]], habitat: int, size: int, negated: int | None = None
+) -> tuple[int, ...] | None:
+    """First valid set of `size` clue indices for a habitat (see ClueSetSearch), or None when none exists."""
+    return ClueSetSearch.for_candidates(candidates, habitat).find(size, negated)
