@@ -52,6 +52,10 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--games", type=_positive, default=2000, help="games per mode (default 2000)")
     bench.set_defaults(run=_run_bench)
 
+    serve = commands.add_parser("serve", help="run the web site with a production server")
+    serve.add_argument("--host", default="0.0.0.0")
+    serve.add_argument("--port", type=int, default=5000)
+    serve.set_defaults(run=_run_serve)
     return parser
 
 
@@ -83,6 +87,13 @@ def _run_bench(args) -> int:
     from .bench import run_benchmark
 
     run_benchmark(args.games)
+    return 0
+
+
+def _run_serve(args) -> int:
+    from .server import serve
+
+    serve(args.host, args.port)
     return 0
 
 

@@ -89,3 +89,12 @@ def structure_step_text(kind: str, color: str, slot: int, tile: int, row: int, c
         f"{structure_name(kind, color).capitalize()}: {SLOT_NAMES[slot]} tile ({tile}), "
         f"row {row}, hex {col} from the left."
     )
+
+
+def hex_label(row: int, col: int, terrain: str) -> str:
+    """A hex as a player reads it: 1-based board row and column, and its terrain."""
+    return f"Row {row + 1}, column {col + 1}: {TERRAIN_NAMES[terrain]}"
+
+
+def seat_name(seat: int) -> str:
+    return f"Player {seat}"

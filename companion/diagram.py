@@ -1,0 +1,180 @@
+"""The board as an SVG string: terrain, animal territories, tile borders, tile numbers and structures.
+
+Knows nothing of the web; the pixel geometry of flat-topped odd-q hexes lives here and nowhere else.
+Every hex gets a class naming its terrain (tF tD tS tM tW) so the stylesheet owns the colours, and a letter
+so the map reads without colour.
+"""
+
+from __future__ import annotations
+
+import math
+from html import escape
+from typing import Callable
+
+from .game.board import Board
+from .game.hexgrid import COLS, HEX_COUNT, ROWS, hex_row_col
+from .game.text import TERRAIN_NAMES
+from .game.tiles import TILE_COLS, TILE_ROWS, number_hex
+
+SIZE = 10.0  # hex radius in SVG units
+_HALF_HEIGHT = SIZE * math.sqrt(3) / 2
+WIDTH = SIZE * 1.5 * (COLS - 1) + 2 * SIZE
+HEIGHT = _HALF_HEIGHT * (2 * ROWS + 1)
+# Corner k of a flat-topped hex sits at 60k degrees, y pointing down; edge k joins corners k and k+1.
+_CORNERS = [(SIZE * math.cos(math.radians(60 * k)), SIZE * math.sin(math.radians(60 * k))) for k in range(6)]
+# Neighbour across edge k as (row, col) offsets: lower right, below, lower left, upper left, above, upper right.
+_EDGE_NEIGHBOUR = {
+    0: ((0, 1), (1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1)),
+    1: ((1, 1), (1, 0), (1, -1), (0, -1), (-1, 0), (0, 1)),
+}
+TERRAIN_LETTERS = {terrain: name[0].upper() for terrain, name in TERRAIN_NAMES.items()}
+_FILL = {"white": "#ffffff", "green": "#2fa84f", "blue": "#2f6fd6", "black": "#141414"}
+_OUTLINE = {"white": "#1b1b1b", "green": "#0b2a10", "blue": "#0a1c3d", "black": "#ffffff"}
+
+
+def hex_center(index: int) -> tuple[float, float]:
+    """SVG coordinates of a hex's centre."""
+    row, col = hex_row_col(index)
+    return SIZE + 1.5 * SIZE * col, _HALF_HEIGHT * (2 * row + 1 + (col & 1))
+
+
+def _n(value: float) -> str:
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _edges(index: int, keep: Callable[[int | None], bool]) -> list[tuple[str, str]]:
+    """(start, end) points of the hex's edges whose neighbour (None off the board) passes `keep`."""
+    row, col = hex_row_col(index)
+    x, y = hex_center(index)
+    out = []
+    for k, (dr, dc) in enumerate(_EDGE_NEIGHBOUR[col & 1]):
+        r, c = row + dr, col + dc
+        neighbour = r * COLS + c if 0 <= r < ROWS and 0 <= c < COLS else None
+        if keep(neighbour):
+            (x1, y1), (x2, y2) = _CORNERS[k], _CORNERS[(k + 1) % 6]
+            out.append((f"{_n(x + x1)} {_n(y + y1)}", f"{_n(x + x2)} {_n(y + y2)}"))
+    return out
+
+
+def _chain(segments: list[tuple[str, str]]) -> str:
+    """Path data joining edges end to start into polylines, so shared corners are written once."""
+    starts: dict[str, list[str]] = {}
+    for start, end in segments:
+        starts.setdefault(start, []).append(end)
+    remaining = dict.fromkeys(segments)
+    data = []
+    for segment in segments:
+        if segment not in remaining:
+            continue
+        start, end = segment
+        del remaining[segment]
+        starts[start].remove(end)
+        data.append(f"M{start}L{end}")
+        while starts.get(end):
+            following = starts[end].pop()
+            del remaining[(end, following)]
+            data.append(f"L{following}")
+            end = following
+    return "".join(data)
+
+
+def _slot_of(index: int) -> int:
+    row, col = hex_row_col(index)
+    return (row // TILE_ROWS) * 2 + col // TILE_COLS
+
+
+def _polygon(x: float, y: float, radius: float, sides: int, start_degrees: float) -> str:
+    points = []
+    for k in range(sides):
+        angle = math.radians(start_degrees + 360 * k / sides)
+        points.append(f"{_n(x + radius * math.cos(angle))},{_n(y + radius * math.sin(angle))}")
+    return " ".join(points)
+
+
+def board_svg(
+    board: Board,
+    *,
+    title: str,
+    description: str = "",
+    marked: int = 0,
+    habitat: int | None = None,
+    selected: int | None = None,
+    hex_href: Callable[[int], str] | None = None,
+    hex_label: Callable[[int], str] | None = None,
+    letters: dict[str, str] | None = None,
+    css_class: str = "board",
+) -> str:
+    """An accessible SVG of the board.
+
+    marked: mask of hexes given the class "in" (a player's area, styled by the page).
+    habitat: a hex to ring as the habitat; selected: a hex to ring as the player's current choice.
+    hex_href / hex_label: make every hex a link with an accessible name (the "check a hex" map).
+    letters: terrain letters shown in each hex (default: English initials).
+    """
+    letters = letters or TERRAIN_LETTERS
+    regions = board.regions
+    parts = [
+        f'<svg class="{css_class}" viewBox="-1 -1 {_n(WIDTH + 2)} {_n(HEIGHT + 2)}" role="img" '
+        f'aria-labelledby="{css_class}-title{" " + css_class + "-desc" if description else ""}" '
+        f'xmlns="http://www.w3.org/2000/svg">',
+        f'<title id="{css_class}-title">{escape(title)}</title>',
+    ]
+    if description:
+        parts.append(f'<desc id="{css_class}-desc">{escape(description)}</desc>')
+    corner_points = " ".join(f"{_n(x)},{_n(y)}" for x, y in _CORNERS)
+    prefix = css_class[0]
+    # One symbol per terrain (hex and letter) keeps each of the 108 hexes to a short <use>.
+    symbols = "".join(
+        f'<symbol id="{prefix}{TERRAIN_LETTERS[t]}" overflow="visible"><polygon class="t{TERRAIN_LETTERS[t]}" '
+        f'points="{corner_points}"/><text y="1.9" font-size="5.4" font-weight="700" text-anchor="middle" '
+        f'dominant-baseline="middle">{escape(letters[t])}</text></symbol>'
+        for t in TERRAIN_LETTERS
+    )
+    parts.append(f"<defs>{symbols}</defs>")
+    for index in range(HEX_COUNT):
+        terrain, _ = board.cell(index)
+        x, y = hex_center(index)
+        marked_class = ' class="in"' if marked >> index & 1 else ""
+        shape = f'<use href="#{prefix}{TERRAIN_LETTERS[terrain]}" x="{_n(x)}" y="{_n(y)}"{marked_class}/>'
+        if hex_href:
+            label = escape(hex_label(index)) if hex_label else ""
+            parts.append(f'<a href="{escape(hex_href(index))}" aria-label="{label}">{shape}</a>')
+        else:
+            parts.append(shape)
+    borders = []
+    for index in range(HEX_COUNT):
+        slot = _slot_of(index)
+        borders += _edges(index, lambda n, slot=slot: n is None or _slot_of(n) != slot)
+    parts.append(f'<path class="tile-border" d="{_chain(borders)}"/>')
+    for animal, css in (("bear", "bear"), ("cougar", "cougar")):
+        mask = regions[animal]
+        segments = []
+        for index in range(HEX_COUNT):
+            if mask >> index & 1:
+                segments += _edges(index, lambda n, mask=mask: n is None or not mask >> n & 1)
+        parts.append(f'<path class="{css}" d="{_chain(segments)}"/>')
+    for placement in board.tiles:
+        row, col = number_hex(placement.slot, placement.rotated)
+        x, y = hex_center(row * COLS + col)
+        parts.append(
+            f'<g class="tile-number"><circle cx="{_n(x)}" cy="{_n(y)}" r="5.2"/>'
+            f'<text x="{_n(x)}" y="{_n(y + 2.6)}">{placement.tile}</text></g>'
+        )
+    for structure in board.structures:
+        x, y = hex_center(structure.hex)
+        if structure.kind == "standing_stone":
+            points = _polygon(x, y, 6.2, 8, 22.5)
+        else:
+            points = _polygon(x, y + 0.9, 6.8, 3, -90)
+        parts.append(
+            f'<polygon class="structure" points="{points}" fill="{_FILL[structure.color]}" '
+            f'stroke="{_OUTLINE[structure.color]}"/>'
+        )
+    for ring, css in ((habitat, "habitat"), (selected, "selected")):
+        if ring is not None:
+            x, y = hex_center(ring)
+            parts.append(f'<circle class="{css}" cx="{_n(x)}" cy="{_n(y)}" r="7.4"/>')
+    parts.append("</svg>")
+    return "".join(parts)
+

@@ -1,0 +1,47 @@
+"""Errors as friendly pages for people and as JSON for the API, never a traceback."""
+
+from __future__ import annotations
+
+from flask import Flask, current_app, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+MESSAGES = {
+    400: "That request did not make sense to the companion.",
+    404: "There is nothing at this address. If you scanned a QR code, scan it again or ask the host for the link.",
+    405: "That page cannot be used that way.",
+    500: "Something went wrong on the companion's side. Your game is safe: its code still gives the same game.",
+}
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def error_response(status: int, message: str):
+    if wants_json():
+        return jsonify(error=message, status=status), status
+    return render_template("error.html", status=status, message=message), status
+
+
+def _http_error(error: HTTPException):
+    status = error.code or 500
+    return error_response(status, MESSAGES.get(status, error.name))
+
+
+def _csrf_error(error: CSRFError):
+    return error_response(400, "This form had expired. Go back, reload the page and try again.")
+
+
+def _unexpected(error: Exception):
+    if isinstance(error, HTTPException):
+        return _http_error(error)
+    current_app.logger.exception("unexpected error on %s", request.path)
+    return error_response(500, MESSAGES[500])
+
+
+def init_app(app: Flask) -> None:
+    app.register_error_handler(CSRFError, _csrf_error)
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(InternalServerError, _unexpected)
+    app.register_error_handler(Exception, _unexpected)

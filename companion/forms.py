@@ -1,0 +1,53 @@
+"""Flask-WTF forms; validators ask the engine, so a bad code is reported in the engine's own words."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, HiddenField, IntegerField, RadioField, SelectField, StringField, SubmitField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import DataRequired, InputRequired, NumberRange, ValidationError
+
+from .game import GameCodeError, NoHabitatLeft, load_game
+
+PLAYER_CHOICES = [SelectChoice(2, "2 (variant: two clues each)"), SelectChoice(3, "3"), SelectChoice(4, "4"), SelectChoice(5, "5")]
+
+
+class NewGameForm(FlaskForm):
+    players = RadioField("Players", choices=PLAYER_CHOICES, coerce=int, default=4, validators=[InputRequired()])
+    advanced = BooleanField("Advanced mode")
+    submit = SubmitField("Deal a new game")
+
+
+def valid_game_code(form, field) -> None:
+    """Accept a code only when it names a game; keep the parsed game for the view."""
+    try:
+        field.game = load_game(field.data or "")
+    except (GameCodeError, NoHabitatLeft) as exc:
+        raise ValidationError(str(exc)) from None
+
+
+class LoadCodeForm(FlaskForm):
+    """A GET form: loading a code changes nothing, so it carries no CSRF token and can be bookmarked."""
+
+    class Meta:
+        csrf = False
+
+    code = StringField("Game code", validators=[valid_game_code])
+
+
+class AgreeForm(FlaskForm):
+    """A confirmation that the whole table (or all but one) agrees: for the hint and the reveal."""
+
+    agree = BooleanField("The table agrees", validators=[DataRequired("Tick the box once the table agrees.")])
+
+
+class NextGameForm(FlaskForm):
+    players = SelectField("Players next game", choices=PLAYER_CHOICES, coerce=int)
+
+
+class ShowClueForm(FlaskForm):
+    """The shared-device flow: pick a seat, then confirm that only that player is looking."""
+
+    seat = IntegerField(validators=[InputRequired(), NumberRange(1, 5)])
+    confirmed = HiddenField(default="")
+

@@ -1,0 +1,14 @@
+"""Blueprints, one per feature: home (new game, load a code), games (the host's screens), seats (a player's
+phone), help, and the JSON api."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+
+def init_app(app: Flask) -> None:
+    from . import api, games, help, home, seats
+
+    for module in (home, games, seats, help, api):
+        app.register_blueprint(module.bp)
+    games.init_app(app)

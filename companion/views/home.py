@@ -1,0 +1,32 @@
+"""The front page: deal a new game, or load one from its code."""
+
+from __future__ import annotations
+
+from flask import Blueprint, redirect, render_template, request, url_for
+
+from ..forms import LoadCodeForm, NewGameForm
+from ..game import ADVANCED, NORMAL, new_game
+
+bp = Blueprint("home", __name__)
+
+
+@bp.get("/")
+def index():
+    return render_template("home.html", new_form=NewGameForm(), load_form=LoadCodeForm())
+
+
+@bp.post("/")
+def create():
+    form = NewGameForm()
+    if not form.validate_on_submit():
+        return render_template("home.html", new_form=form, load_form=LoadCodeForm()), 400
+    game = new_game(form.players.data, ADVANCED if form.advanced.data else NORMAL)
+    return redirect(url_for("games.setup", code=game.code), 303)
+
+
+@bp.get("/load")
+def load():
+    form = LoadCodeForm(request.args)
+    if form.validate():
+        return redirect(url_for("games.setup", code=form.code.game.code), 303)
+    return render_template("home.html", new_form=NewGameForm(), load_form=form), 400

@@ -1,0 +1,71 @@
+"""Browser tests: Playwright driving Debian's Chromium against the site on a real waitress server."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+
+import pytest
+import waitress
+
+from companion.app import create_app
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+def _chromium() -> str:
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    if path:
+        return path
+    message = "Chromium is not installed: `apt-get install chromium` to run the browser tests."
+    if os.environ.get("CI"):
+        pytest.fail(message)  # CI must run them, never skip
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    """The production server on a free loopback port; QR codes point at it."""
+    os.environ.setdefault("COMPANION_INSTANCE_PATH", str(tmp_path_factory.mktemp("instance")))
+    app = create_app({"SECRET_KEY": "browser-tests"})
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=4)
+    url = f"http://127.0.0.1:{server.effective_port}"
+    app.config["PUBLIC_URL"] = url
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield url
+    server.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    executable = _chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(**PHONE)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
+def second_phone(browser):
+    context = browser.new_context(**PHONE)
+    yield context.new_page()
+    context.close()

@@ -1,0 +1,149 @@
+"""What a table does on game night, in a real browser at phone size."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+import pytest
+import zxingcpp
+from PIL import Image
+
+from companion.game import load_game
+from companion.game.text import clue_text, hint_text
+
+from ..test_golden import GOLDEN
+
+
+def decode_screenshot(path) -> str:
+    results = zxingcpp.read_barcodes(Image.open(path))
+    assert len(results) == 1
+    return results[0].text
+
+
+def new_game_from_home(page, live_server, players: int) -> str:
+    page.goto(live_server + "/")
+    page.locator(".segmented label", has_text=str(players)).click()
+    page.get_by_role("button", name="Deal a new game").click()
+    page.wait_for_url(re.compile(r"/games/[A-Z0-9]{5}-[A-Z0-9]{5}$"))
+    return page.url.rsplit("/", 1)[1]
+
+
+def test_a_table_plays_a_game_on_its_phones(phone, second_phone, live_server, tmp_path):
+    code = new_game_from_home(phone, live_server, 3)
+    game = load_game(code)
+    assert phone.locator(".big-code").inner_text().strip() == code
+
+    # The second phone scans player 2's QR code from the host's screen.
+    shot = tmp_path / "qr.png"
+    phone.locator(".qr-card").nth(1).locator(".qr svg").screenshot(path=str(shot))
+    url = decode_screenshot(shot)
+    assert urlsplit(url).netloc == urlsplit(live_server).netloc
+    seat = second_phone
+    seat.goto(url)
+    assert seat.locator("h1").inner_text() == "Player 2"
+
+    # The clue stays hidden until tapped, and hides again.
+    clue = seat.locator(".clue-box .clue-text").first
+    assert not clue.is_visible()
+    seat.locator(".clue-box summary").tap()
+    assert clue.is_visible() and clue.inner_text() == clue_text(game.seat_clues(2)[0])
+    seat.locator(".clue-box summary").tap()
+    assert not clue.is_visible()
+
+    # Check a hex without reloading: the habitat always gets a disc.
+    seat.evaluate("window.stillHere = true")
+    seat.locator(f"a[href='?check={game.habitat}#check']").tap()
+    assert "Place a disc" in seat.locator("#check").inner_text()
+    excluded, untouched = [h for h in range(108) if not game.allowed(2) >> h & 1][:2]
+    seat.locator(f"a[href='?check={excluded}#check']").tap()
+    assert "Place a cube" in seat.locator("#check").inner_text()
+    assert seat.evaluate("window.stillHere") is True
+
+    # "My area" shades what the clue rules out, only when asked.
+    dimmed = seat.locator(f"a[href='?check={untouched}#check'] use")
+    assert dimmed.evaluate("e => getComputedStyle(e).opacity") == "1"
+    seat.get_by_label("Shade the hexes my clue rules out").check()
+    assert float(dimmed.evaluate("e => getComputedStyle(e).opacity")) < 0.5
+
+    # The table agrees on a hint from a phone.
+    agree = seat.get_by_label("All 3 players agree")
+    before = seat.url
+    seat.get_by_role("button", name="Show the hint").click()
+    assert agree.evaluate("box => box.validity.valueMissing") and seat.url == before  # the browser asks first
+    agree.check()
+    seat.get_by_role("button", name="Show the hint").click()
+    assert seat.locator(".hint-text").inner_text() == hint_text(game.hint)
+
+    # The host reveals the habitat at the end.
+    phone.locator("#reveal").get_by_label("All 3 players agree").check()
+    phone.locator("#reveal").get_by_role("button", name="Reveal the habitat").click()
+    assert phone.locator("h1").inner_text() == "The habitat"
+    assert phone.locator("svg.board circle.habitat").count() == 1
+    for c in game.clues:
+        assert clue_text(c) in phone.locator(".clue-list").inner_text()
+
+
+def test_next_game_keeps_the_board(phone, live_server):
+    code = new_game_from_home(phone, live_server, 4)
+    phone.select_option("#next-players", "5")
+    phone.get_by_role("button", name="Deal the next game").click()
+    phone.wait_for_url(re.compile(r"/games/"))
+    following = phone.url.rsplit("/", 1)[1]
+    assert following != code
+    assert load_game(following).board == load_game(code).board
+    assert "5 players" in phone.locator(".meta").first.inner_text()
+
+
+def test_one_shared_screen_asks_before_showing_a_clue(phone, live_server):
+    code = GOLDEN[2]["code"]
+    game = load_game(code)
+    phone.goto(f"{live_server}/games/{code}")
+    phone.get_by_role("button", name="Show clue for Player 3").click()
+    assert "Hand the screen to Player 3" in phone.locator("h1").inner_text()
+    assert clue_text(game.seat_clues(3)[0]) not in phone.content()
+    phone.get_by_role("button", name="I am Player 3: show my clue").click()
+    assert phone.locator(".clue-text").inner_text() == clue_text(game.seat_clues(3)[0])
+    phone.get_by_role("link", name="Hide and pass the screen on").click()
+    assert clue_text(game.seat_clues(3)[0]) not in phone.content()
+
+
+def test_checking_a_hex_works_without_javascript(browser, live_server):
+    from .conftest import PHONE
+
+    context = browser.new_context(java_script_enabled=False, **PHONE)
+    page = context.new_page()
+    code = GOLDEN[4]["code"]
+    game = load_game(code)
+    page.goto(f"{live_server}/games/{code}")
+    page.goto(page.locator("a.seat-link").first.get_attribute("href"))
+    page.locator(f"a[href='?check={game.habitat}#check']").click()
+    assert f"check={game.habitat}" in page.url
+    assert "Place a disc" in page.locator("#check").inner_text()
+    page.locator(".clue-box summary").click()
+    assert page.locator(".clue-text").first.is_visible()
+    context.close()
+
+
+def test_the_keyboard_reaches_the_clue(phone, live_server):
+    code = GOLDEN[2]["code"]
+    phone.goto(f"{live_server}/games/{code}")
+    phone.goto(phone.locator("a.seat-link").first.get_attribute("href"))
+    phone.locator(".clue-box summary").focus()
+    phone.keyboard.press("Enter")
+    assert phone.locator(".clue-text").first.is_visible()
+
+
+def pdf_pages(pdf: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", pdf))
+
+
+@pytest.mark.parametrize("path", ["/games/{code}/print", "/games/{code}"])
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+@pytest.mark.parametrize("golden", [1, -1])  # normal with 6 structures, advanced with 8
+def test_the_printed_setup_fits_one_sheet(browser, live_server, path, paper, golden):
+    page = browser.new_page()
+    page.goto(live_server + path.format(code=GOLDEN[golden]["code"]))
+    pdf = page.pdf(format=paper, print_background=True)
+    page.close()
+    assert pdf_pages(pdf) == 1

@@ -1,0 +1,87 @@
+"""QR codes decode (with a real decoder) to the right seat, on an address phones can reach."""
+
+from urllib.parse import urlsplit
+
+import pytest
+
+from companion.app import create_app
+from companion.game import load_game
+from companion.game.text import clue_text
+from companion.network import is_local_host, lan_address, phone_base_url
+from companion.tokens import read_seat_token
+
+from .qrtools import decode_page_qr_codes
+from .test_golden import GOLDEN
+
+
+@pytest.mark.parametrize("code", [GOLDEN[0]["code"], GOLDEN[-1]["code"]])
+def test_each_qr_code_opens_its_own_seat(client, code):
+    game = load_game(code)
+    page = client.get(f"/games/{code}", base_url="http://192.168.1.20:5000").get_data(as_text=True)
+    urls = decode_page_qr_codes(page)
+    assert len(urls) == game.players
+    for seat, url in enumerate(urls, 1):
+        parts = urlsplit(url)
+        assert f"{parts.scheme}://{parts.netloc}" == "http://192.168.1.20:5000"
+        seat_page = client.get(parts.path).get_data(as_text=True)
+        assert f"Player {seat}</h1>" in seat_page
+        assert all(clue_text(c) in seat_page for c in game.seat_clues(seat))
+
+
+def test_qr_codes_never_point_at_localhost(app, monkeypatch):
+    monkeypatch.setattr("companion.views.common.lan_address", lambda: "192.168.7.9")
+    page = app.test_client().get(f"/games/{GOLDEN[1]['code']}", base_url="http://localhost:5000").get_data(as_text=True)
+    urls = decode_page_qr_codes(page)
+    assert urls and all(url.startswith("http://192.168.7.9:5000/s/") for url in urls)
+    assert "Phones will open <strong class=\"url\">http://192.168.7.9:5000</strong>" in page
+
+
+def test_without_a_lan_the_host_is_warned(app, monkeypatch):
+    monkeypatch.setattr("companion.views.common.lan_address", lambda: None)
+    page = app.test_client().get(f"/games/{GOLDEN[1]['code']}", base_url="http://127.0.0.1:5000").get_data(as_text=True)
+    assert "which phones cannot reach" in page
+
+
+def test_a_configured_public_url_wins(tmp_path):
+    app = create_app({"TESTING": True, "SECRET_KEY": "k", "PUBLIC_URL": "https://cryptid.example.org/"})
+    page = app.test_client().get(f"/games/{GOLDEN[1]['code']}").get_data(as_text=True)
+    assert all(u.startswith("https://cryptid.example.org/s/") for u in decode_page_qr_codes(page))
+
+
+@pytest.mark.parametrize(
+    "host, local", [("localhost:5000", True), ("127.0.0.1", True), ("[::1]:8000", True), ("192.168.0.4:5000", False), ("cryptid.example.org", False)]
+)
+def test_is_local_host(host, local):
+    assert is_local_host(host) is local
+
+
+def test_phone_base_url():
+    assert phone_base_url("http://localhost:5000/", None, "10.0.0.5") == "http://10.0.0.5:5000"
+    assert phone_base_url("http://192.168.1.2:5000/", None, "10.0.0.5") == "http://192.168.1.2:5000"
+    assert phone_base_url("http://localhost/", "https://x.org/", "10.0.0.5") == "https://x.org"
+    assert phone_base_url("http://localhost:5000/", None, None) == "http://localhost:5000"
+
+
+def test_lan_address_is_not_loopback():
+    address = lan_address()
+    assert address is None or not address.startswith("127.")
+
+
+def test_secret_key_is_made_once_and_kept(tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPANION_INSTANCE_PATH", str(tmp_path))
+    monkeypatch.delenv("COMPANION_SECRET_KEY", raising=False)
+    first = create_app({"TESTING": True})
+    second = create_app({"TESTING": True})
+    assert first.config["SECRET_KEY"] == second.config["SECRET_KEY"]
+    assert len(first.config["SECRET_KEY"]) == 64
+    assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0
+    code = GOLDEN[1]["code"]
+    link = decode_page_qr_codes(first.test_client().get(f"/games/{code}").get_data(as_text=True))[0]
+    with second.test_request_context():
+        assert read_seat_token(urlsplit(link).path.rsplit("/", 1)[1]) == (code, 1)
+
+
+def test_tokens_from_another_server_are_rejected(app):
+    other = create_app({"TESTING": True, "SECRET_KEY": "another"})
+    link = decode_page_qr_codes(other.test_client().get(f"/games/{GOLDEN[1]['code']}").get_data(as_text=True))[0]
+    assert app.test_client().get(urlsplit(link).path).status_code == 404

@@ -1,0 +1,280 @@
+"""Every route and every error, through Flask's test client."""
+
+import re
+
+import pytest
+
+from companion.game import load_game, next_game, NoHabitatLeft
+from companion.game.rng import Stream
+from companion.game import new_game
+from companion.game.text import clue_text, hint_text
+
+from .test_golden import GOLDEN
+
+CODE = GOLDEN[2]["code"]  # normal, 4 players
+TWO_PLAYER = GOLDEN[0]["code"]
+
+
+def seat_links(html: str) -> list[str]:
+    return re.findall(r'<a href="[^"]*(/s/[^"]+)" class="seat-link"', html)
+
+
+def test_home_offers_both_forms(client):
+    page = client.get("/").get_data(as_text=True)
+    assert re.search(r'<input checked[^>]*name="players"[^>]*value="4"', page)
+    assert 'name="advanced"' in page and 'action="/load"' in page
+
+
+@pytest.mark.parametrize("players, advanced", [(2, False), (3, True), (5, False)])
+def test_new_game_redirects_to_its_setup_page(client, players, advanced):
+    data = {"players": str(players)} | ({"advanced": "y"} if advanced else {})
+    response = client.post("/", data=data)
+    assert response.status_code == 303
+    code = response.headers["Location"].rsplit("/", 1)[1]
+    game = load_game(code)
+    assert game.players == players and game.mode == ("advanced" if advanced else "normal")
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert code in page and f"{players} players" in page
+
+
+def test_new_game_rejects_a_bad_player_count(client):
+    response = client.post("/", data={"players": "7"})
+    assert response.status_code == 400
+    assert "Not a valid choice" in response.get_data(as_text=True)
+
+
+def test_forms_need_a_csrf_token(tmp_path):
+    from companion.app import create_app
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "x"})
+    response = app.test_client().post("/", data={"players": "4"})
+    assert response.status_code == 400
+    assert "form had expired" in response.get_data(as_text=True)
+
+
+def test_load_a_code_typed_loosely(client):
+    response = client.get("/load", query_string={"code": CODE.lower().replace("-", " ")})
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/games/{CODE}"
+
+
+@pytest.mark.parametrize(
+    "typed, words",
+    [("", "Type a game code"), ("ABC", "has only 3"), ("R342R-4E920", "cannot appear"), (CODE[:-1] + ("Z" if CODE[-1] != "Z" else "Y"), "typo")],
+)
+def test_a_bad_code_is_explained_beside_the_field(client, typed, words):
+    response = client.get("/load", query_string={"code": typed})
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert words in page
+    assert 'aria-invalid="true"' in page and 'id="code-error"' in page
+
+
+def test_setup_page_shows_board_steps_and_a_qr_code_per_seat(client):
+    response = client.get(f"/games/{CODE}")
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    game = load_game(CODE)
+    assert page.count('class="board"') == 1 and page.count('<use href="#b') == 108
+    for step in game.tile_steps() + game.structure_steps():
+        assert step in page
+    assert page.count('class="qr"') == game.players
+    assert len(seat_links(page)) == game.players
+    for clue in game.clues:
+        assert clue_text(clue) not in page
+    assert hint_text(game.hint) not in page
+
+
+def test_setup_page_redirects_to_the_canonical_code(client):
+    response = client.get(f"/games/{CODE.lower().replace('-', '')}")
+    assert response.status_code == 301
+    assert response.headers["Location"] == f"/games/{CODE}"
+
+
+def test_a_bad_code_in_the_address_is_a_404_with_the_reason(client):
+    response = client.get("/games/ZZZZZ-ZZZZZ")
+    assert response.status_code == 404
+    page = response.get_data(as_text=True)
+    assert "typo" in page and 'value="ZZZZZ-ZZZZZ"' in page
+
+
+def test_print_view(client):
+    page = client.get(f"/games/{CODE}/print").get_data(as_text=True)
+    assert "data-print" in page and load_game(CODE).board.to_map_code() in page
+    assert 'class="qr"' not in page
+
+
+def test_hint_needs_the_tables_agreement(client):
+    game = load_game(CODE)
+    refused = client.post(f"/games/{CODE}/hint", data={})
+    assert refused.status_code == 400
+    assert "Tick the box once the table agrees" in refused.get_data(as_text=True)
+    shown = client.post(f"/games/{CODE}/hint", data={"hint-agree": "y"})
+    assert shown.status_code == 200
+    assert hint_text(game.hint) in shown.get_data(as_text=True)
+    assert shown.headers["Cache-Control"] == "no-store"
+
+
+def test_reveal_shows_habitat_every_clue_and_the_hint(client):
+    game = load_game(CODE)
+    assert client.post(f"/games/{CODE}/reveal", data={}).status_code == 400
+    response = client.post(f"/games/{CODE}/reveal", data={"reveal-agree": "y"})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200 and response.headers["Cache-Control"] == "no-store"
+    for clue in game.clues:
+        assert clue_text(clue) in page
+    assert hint_text(game.hint) in page
+    assert 'class="habitat"' in page
+
+
+def test_next_game_keeps_the_board(client):
+    response = client.post(f"/games/{CODE}/next", data={"players": "3"})
+    assert response.status_code == 303
+    following = load_game(response.headers["Location"].rsplit("/", 1)[1])
+    first = load_game(CODE)
+    assert following.board == first.board and following.players == 3 and following.habitat != first.habitat
+
+
+def test_next_game_when_the_map_is_used_up_says_so(client):
+    game = new_game(3, "normal", Stream("used-up"))
+    while True:
+        try:
+            game = next_game(game)
+        except NoHabitatLeft:
+            break
+    response = client.post(f"/games/{game.code}/next", data={"players": "3"})
+    assert response.status_code == 409
+    assert "Start a new map" in response.get_data(as_text=True)
+
+
+def test_shared_device_asks_who_is_looking_first(client):
+    game = load_game(CODE)
+    ask = client.post(f"/games/{CODE}/clue", data={"seat": "2"})
+    assert ask.status_code == 200
+    page = ask.get_data(as_text=True)
+    assert "Hand the screen to Player 2" in page
+    assert all(clue_text(c) not in page for c in game.clues)
+    shown = client.post(f"/games/{CODE}/clue", data={"seat": "2", "confirmed": "yes"})
+    assert clue_text(game.seat_clues(2)[0]) in shown.get_data(as_text=True)
+    assert shown.headers["Cache-Control"] == "no-store"
+    assert client.post(f"/games/{CODE}/clue", data={"seat": "9"}).status_code == 303
+
+
+def test_seat_page_hides_the_clue_until_tapped_and_is_private(client):
+    game = load_game(CODE)
+    links = seat_links(client.get(f"/games/{CODE}").get_data(as_text=True))
+    for seat, link in enumerate(links, 1):
+        response = client.get(link)
+        page = response.get_data(as_text=True)
+        assert response.status_code == 200
+        assert response.headers["Cache-Control"] == "no-store"
+        assert response.headers["Referrer-Policy"] == "no-referrer"
+        assert re.search(r'<details class="clue-box" id="clue">', page)  # closed until the player taps
+        own = clue_text(game.seat_clues(seat)[0])
+        assert own in page
+        assert all(clue_text(c) not in page for c in game.clues if c not in game.seat_clues(seat))
+        assert hint_text(game.hint) not in page
+
+
+def test_two_player_seats_hold_two_clues(client):
+    game = load_game(TWO_PLAYER)
+    link = seat_links(client.get(f"/games/{TWO_PLAYER}").get_data(as_text=True))[1]
+    page = client.get(link).get_data(as_text=True)
+    assert all(clue_text(c) in page for c in game.seat_clues(2))
+
+
+@pytest.mark.parametrize("tamper", [lambda t: t[:-1] + ("A" if t[-1] != "A" else "B"), lambda t: t.replace("1.", "2.", 1), lambda t: "nonsense"])
+def test_altered_seat_tokens_are_404(client, tamper):
+    link = seat_links(client.get(f"/games/{CODE}").get_data(as_text=True))[0]
+    token = link.rsplit("/", 1)[1]
+    assert client.get("/s/" + tamper(token)).status_code == 404
+    assert client.get("/api/seats/" + tamper(token)).status_code == 404
+
+
+def test_check_a_hex_answers_by_the_seats_clue(client):
+    game = load_game(CODE)
+    link = seat_links(client.get(f"/games/{CODE}").get_data(as_text=True))[0]
+    allowed = game.allowed(1)
+    for hex_index in (0, game.habitat, 57, 107):
+        page = client.get(link, query_string={"check": hex_index}).get_data(as_text=True)
+        expected = "Place a disc" if allowed >> hex_index & 1 else "Place a cube"
+        answer = re.search(r'<div class="answer[^"]*" id="check".*?</div>', page, re.S).group(0)
+        assert expected in answer
+    assert "No hex chosen yet" in client.get(link, query_string={"check": "500"}).get_data(as_text=True)
+
+
+def test_the_seat_map_marks_exactly_the_allowed_hexes(client):
+    game = load_game(CODE)
+    link = seat_links(client.get(f"/games/{CODE}").get_data(as_text=True))[2]
+    page = client.get(link).get_data(as_text=True)
+    marked = {int(h) for h in re.findall(r'href="\?check=(\d+)#check"[^>]*><use [^>]*class="in"', page)}
+    assert marked == {h for h in range(108) if game.allowed(3) >> h & 1}
+
+
+def test_seat_hint(client):
+    game = load_game(CODE)
+    link = seat_links(client.get(f"/games/{CODE}").get_data(as_text=True))[0]
+    assert client.post(link + "/hint", data={}).status_code == 400
+    page = client.post(link + "/hint", data={"hint-agree": "y"}).get_data(as_text=True)
+    assert hint_text(game.hint) in page
+
+
+def test_api_game_is_public_only(client):
+    response = client.get(f"/api/games/{CODE}")
+    data = response.get_json()
+    assert response.status_code == 200
+    assert data == load_game(CODE).to_json(reveal=False)
+    assert not {"clues", "habitat", "hint"} & set(data)
+
+
+def test_api_seat_gives_only_that_seats_clues(client):
+    game = load_game(TWO_PLAYER)
+    link = seat_links(client.get(f"/games/{TWO_PLAYER}").get_data(as_text=True))[0]
+    response = client.get("/api" + link.replace("/s/", "/seats/"))
+    assert response.headers["Cache-Control"] == "no-store"
+    data = response.get_json()
+    assert data["code"] == TWO_PLAYER and data["seat"] == 1
+    assert [c["text"] for c in data["clues"]] == [clue_text(c) for c in game.seat_clues(1)]
+    assert all({"kind", "negated", "text"} <= set(c) for c in data["clues"])
+
+
+@pytest.mark.parametrize("path, status", [("/api/games/nonsense", 400), ("/api/seats/nonsense", 404), ("/api/nothing", 404)])
+def test_api_errors_are_json(client, path, status):
+    response = client.get(path)
+    assert response.status_code == status
+    assert response.is_json and response.get_json()["error"]
+
+
+def test_unknown_pages_and_methods(client):
+    assert client.get("/nowhere").status_code == 404
+    assert "There is nothing at this address" in client.get("/nowhere").get_data(as_text=True)
+    assert client.put("/").status_code == 405
+
+
+@pytest.mark.parametrize("path", ["/", "/help/setup", "/help/play", f"/games/{CODE}", f"/games/{CODE}/print", "/nowhere"])
+def test_pages_are_strict_and_self_contained(client, path):
+    response = client.get(path)
+    policy = response.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    page = response.get_data(as_text=True)
+    assert not re.search(r"<script(?![^>]*\bsrc=)", page), "inline script"
+    assert " style=" not in page, "inline style"
+    assert not re.search(r'(src="|<link[^>]*href=")(https?:)?//', page), "third-party request"
+
+
+def page_weight(client, path: str) -> int:
+    page = client.get(path).get_data()
+    assets = re.findall(rb'(?:src|href)="(/static/[^"]+)"', page)
+    return len(page) + sum(len(client.get(a.decode()).get_data()) for a in set(assets))
+
+
+def test_page_weight_budgets(client):
+    page = client.get(f"/games/{GOLDEN[-1]['code']}").get_data(as_text=True)  # advanced, 5 players
+    assert page_weight(client, f"/games/{GOLDEN[-1]['code']}") <= 80_000
+    assert page_weight(client, seat_links(page)[0]) <= 30_000
+
+
+def test_help_pages(client):
+    assert "How to set up" in client.get("/help/setup").get_data(as_text=True)
+    assert "On your turn" in client.get("/help/play").get_data(as_text=True)
