@@ -16,7 +16,8 @@ csrf = CSRFProtect()
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the site. Settings come from defaults, then COMPANION_* environment variables, then test_config.
 
-    The instance folder (secret key, later the database) is ./instance, or COMPANION_INSTANCE_PATH.
+    The instance folder (secret key, SQLite database) is ./instance, or COMPANION_INSTANCE_PATH.
+    DATABASE_URL (or the DATABASE_URL setting) selects PostgreSQL instead of SQLite.
     """
     app = Flask(
         __name__,
@@ -31,6 +32,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         SEND_FILE_MAX_AGE_DEFAULT=3600,
+        PURGE_AFTER_DAYS=30,  # a game's votes and unlocks go after this many idle days
     )
     app.config.from_prefixed_env("COMPANION")
     if test_config:
@@ -40,8 +42,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path) / "secret_key")
 
     csrf.init_app(app)
-    from . import errors, security, views
+    from . import db, errors, security, table_state, views
 
+    db.init_app(app)
+    table_state.init_app(app)
     security.init_app(app)
     errors.init_app(app)
     views.init_app(app)

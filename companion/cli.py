@@ -52,6 +52,17 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--games", type=_positive, default=2000, help="games per mode (default 2000)")
     bench.set_defaults(run=_run_bench)
 
+    load = commands.add_parser("load", help="simulate game-night traffic against the production server (loopback)")
+    load.add_argument("--tables", type=_positive, default=40)
+    load.add_argument("--phones", type=_positive, default=5, help="phones per table (default 5)")
+    load.add_argument("--seconds", type=_positive, default=60)
+    load.add_argument("--url", help="a running server on this machine (default: start one)")
+    load.set_defaults(run=_run_load)
+
+    purge = commands.add_parser("purge", help="delete the votes of games idle for longer than --days")
+    purge.add_argument("--days", type=int, help="default: PURGE_AFTER_DAYS (30)")
+    purge.set_defaults(run=_run_purge)
+
     serve = commands.add_parser("serve", help="run the web site with a production server")
     serve.add_argument("--host", default="0.0.0.0")
     serve.add_argument("--port", type=int, default=5000)
@@ -87,6 +98,24 @@ def _run_bench(args) -> int:
     from .bench import run_benchmark
 
     run_benchmark(args.games)
+    return 0
+
+
+def _run_load(args) -> int:
+    from .loadtest import run_load
+
+    result = run_load(args.tables, args.phones, args.seconds, args.url)
+    return 1 if result["errors"] else 0
+
+
+def _run_purge(args) -> int:
+    from .app import create_app
+    from .table_state import purge_idle
+
+    app = create_app()
+    with app.app_context():
+        removed = purge_idle(args.days if args.days is not None else app.config["PURGE_AFTER_DAYS"])
+    print(f"Purged {removed} idle game(s).")
     return 0
 
 

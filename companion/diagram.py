@@ -43,7 +43,10 @@ def _n(value: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-def _edges(index: int, keep: Callable[[int | None], bool]) -> list[tuple[str, str]]:
+Point = tuple[float, float]
+
+
+def _edges(index: int, keep: Callable[[int | None], bool]) -> list[tuple[Point, Point]]:
     """(start, end) points of the hex's edges whose neighbour (None off the board) passes `keep`."""
     row, col = hex_row_col(index)
     x, y = hex_center(index)
@@ -53,13 +56,14 @@ def _edges(index: int, keep: Callable[[int | None], bool]) -> list[tuple[str, st
         neighbour = r * COLS + c if 0 <= r < ROWS and 0 <= c < COLS else None
         if keep(neighbour):
             (x1, y1), (x2, y2) = _CORNERS[k], _CORNERS[(k + 1) % 6]
-            out.append((f"{_n(x + x1)} {_n(y + y1)}", f"{_n(x + x2)} {_n(y + y2)}"))
+            # Rounded so that the corner two hexes share compares equal from both sides.
+            out.append(((round(x + x1, 1), round(y + y1, 1)), (round(x + x2, 1), round(y + y2, 1))))
     return out
 
 
-def _chain(segments: list[tuple[str, str]]) -> str:
-    """Path data joining edges end to start into polylines, so shared corners are written once."""
-    starts: dict[str, list[str]] = {}
+def _chain(segments: list[tuple[Point, Point]]) -> str:
+    """Path data joining edges end to start into polylines, each corner written once as a short relative step."""
+    starts: dict[Point, list[Point]] = {}
     for start, end in segments:
         starts.setdefault(start, []).append(end)
     remaining = dict.fromkeys(segments)
@@ -70,11 +74,11 @@ def _chain(segments: list[tuple[str, str]]) -> str:
         start, end = segment
         del remaining[segment]
         starts[start].remove(end)
-        data.append(f"M{start}L{end}")
+        data.append(f"M{_n(start[0])} {_n(start[1])}l{_n(end[0] - start[0])} {_n(end[1] - start[1])}")
         while starts.get(end):
             following = starts[end].pop()
             del remaining[(end, following)]
-            data.append(f"L{following}")
+            data.append(f"l{_n(following[0] - end[0])} {_n(following[1] - end[1])}")
             end = following
     return "".join(data)
 

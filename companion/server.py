@@ -8,6 +8,11 @@ from .app import create_app
 from .network import lan_address
 
 
+# Every phone keeps a connection open while it polls; waitress's default of 100 would lock out a big
+# game night (40 tables of 5 phones plus their host screens), so allow plenty and use poll() over select().
+CONNECTION_LIMIT = 1000
+
+
 def serve(host: str = "0.0.0.0", port: int = 5000, threads: int = 8) -> None:
     app = create_app()
     public = app.config.get("PUBLIC_URL")
@@ -19,4 +24,12 @@ def serve(host: str = "0.0.0.0", port: int = 5000, threads: int = 8) -> None:
         print(f"Phones on the same Wi-Fi: http://{lan}:{port}", flush=True)
     else:
         print("No LAN address found: phones can only reach this site if you set COMPANION_PUBLIC_URL.", flush=True)
-    waitress.serve(app, host=host, port=port, threads=threads, ident="cryptid-companion")
+    waitress.serve(
+        app,
+        host=host,
+        port=port,
+        threads=threads,
+        connection_limit=CONNECTION_LIMIT,
+        asyncore_use_poll=True,
+        ident="cryptid-companion",
+    )

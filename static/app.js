@@ -36,3 +36,52 @@ document.addEventListener("DOMContentLoaded", () => {
     });
   }
 });
+
+// The table panel: poll for changes while the page is visible, and send its forms without a reload.
+const POLL_MS = 3000;
+
+function swapPanel(html, etag) {
+  const holder = document.createElement("template");
+  holder.innerHTML = html.trim();
+  const fresh = holder.content.querySelector("#table");
+  const panel = document.getElementById("table");
+  if (!fresh || !panel) return;
+  if (etag) fresh.dataset.etag = etag.replace(/^W\//, "").replace(/"/g, "");
+  panel.replaceWith(fresh);
+}
+
+async function pollPanel() {
+  const panel = document.getElementById("table");
+  if (!panel || document.visibilityState !== "visible") return;
+  try {
+    const response = await fetch(panel.dataset.poll, {
+      cache: "no-store",
+      headers: { "If-None-Match": `"${panel.dataset.etag}"` },
+    });
+    if (response.status === 200) swapPanel(await response.text(), response.headers.get("ETag"));
+  } catch (error) {
+    // Offline for a moment: the next poll tries again.
+  }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  if (!document.getElementById("table")) return;
+  setInterval(pollPanel, POLL_MS);
+  document.addEventListener("visibilitychange", pollPanel);
+  document.addEventListener("submit", async (event) => {
+    const form = event.target;
+    if (!form.matches("#table form[data-live]")) return;
+    event.preventDefault();
+    try {
+      const response = await fetch(form.action, {
+        method: "POST",
+        body: new FormData(form),
+        headers: { "X-Requested-With": "fetch" },
+      });
+      if (!response.ok) throw new Error(String(response.status));
+      swapPanel(await response.text(), response.headers.get("ETag"));
+    } catch (error) {
+      form.submit(); // let the server's page explain what went wrong
+    }
+  });
+});

@@ -104,27 +104,37 @@ def test_print_view(client):
     assert 'class="qr"' not in page
 
 
-def test_hint_needs_the_tables_agreement(client):
+def test_the_host_unlocks_the_hint_when_the_table_agrees(client):
     game = load_game(CODE)
-    refused = client.post(f"/games/{CODE}/hint", data={})
+    refused = client.post(f"/games/{CODE}/unlock/hint", data={})
     assert refused.status_code == 400
     assert "Tick the box once the table agrees" in refused.get_data(as_text=True)
-    shown = client.post(f"/games/{CODE}/hint", data={"hint-agree": "y"})
-    assert shown.status_code == 200
-    assert hint_text(game.hint) in shown.get_data(as_text=True)
-    assert shown.headers["Cache-Control"] == "no-store"
+    assert hint_text(game.hint) not in client.get(f"/games/{CODE}").get_data(as_text=True)
+    shown = client.post(f"/games/{CODE}/unlock/hint", data={"hint-agree": "y"})
+    assert shown.status_code == 303 and shown.headers["Location"] == f"/games/{CODE}#table"
+    page = client.get(f"/games/{CODE}").get_data(as_text=True)
+    assert hint_text(game.hint) in page and "Stronger hint" in page
 
 
-def test_reveal_shows_habitat_every_clue_and_the_hint(client):
+def test_the_reveal_page_needs_the_tables_agreement(client):
     game = load_game(CODE)
-    assert client.post(f"/games/{CODE}/reveal", data={}).status_code == 400
-    response = client.post(f"/games/{CODE}/reveal", data={"reveal-agree": "y"})
+    assert client.get(f"/games/{CODE}/reveal").status_code == 403
+    assert client.post(f"/games/{CODE}/unlock/reveal", data={}).status_code == 400
+    unlocked = client.post(f"/games/{CODE}/unlock/reveal", data={"reveal-agree": "y"})
+    assert unlocked.status_code == 303 and unlocked.headers["Location"] == f"/games/{CODE}/reveal"
+    response = client.get(f"/games/{CODE}/reveal")
     page = response.get_data(as_text=True)
     assert response.status_code == 200 and response.headers["Cache-Control"] == "no-store"
     for clue in game.clues:
         assert clue_text(clue) in page
     assert hint_text(game.hint) in page
     assert 'class="habitat"' in page
+
+
+@pytest.mark.parametrize("step, status, words", [("everything", 400, "There is no step"), ("tile", 409, "first hint")])
+def test_unlocking_a_step_that_does_not_exist_or_is_not_open(client, step, status, words):
+    response = client.post(f"/games/{CODE}/unlock/{step}", data={f"{step}-agree": "y"})
+    assert response.status_code == status and words in response.get_data(as_text=True)
 
 
 def test_next_game_keeps_the_board(client):
@@ -207,16 +217,73 @@ def test_the_seat_map_marks_exactly_the_allowed_hexes(client):
     game = load_game(CODE)
     link = seat_links(client.get(f"/games/{CODE}").get_data(as_text=True))[2]
     page = client.get(link).get_data(as_text=True)
-    marked = {int(h) for h in re.findall(r'href="\?check=(\d+)#check"[^>]*><use [^>]*class="in"', page)}
+    marked = {int(h) for h in re.findall(r'href="\?check=(\d+)"[^>]*><use [^>]*class="in"', page)}
     assert marked == {h for h in range(108) if game.allowed(3) >> h & 1}
 
 
-def test_seat_hint(client):
-    game = load_game(CODE)
+def test_seats_vote_and_the_hint_unlocks_for_everyone(client):
+    game = load_game(CODE)  # 4 players: 3 must agree
+    links = seat_links(client.get(f"/games/{CODE}").get_data(as_text=True))
+    assert client.post(links[0] + "/votes/hint").status_code == 303
+    assert client.post(links[0] + "/votes/hint").status_code == 303  # twice counts once
+    assert "1 of 3</strong> wants it: Player 1" in client.get(links[3]).get_data(as_text=True)
+    client.post(links[0] + "/votes/hint/withdraw")
+    assert "0 of 3</strong> want it" in client.get(f"/games/{CODE}").get_data(as_text=True)
+    for link in links[:3]:
+        client.post(link + "/votes/hint")
+    for page in [client.get(link).get_data(as_text=True) for link in links] + [client.get(f"/games/{CODE}").get_data(as_text=True)]:
+        assert hint_text(game.hint) in page
+    for link in links[:3]:
+        client.post(link + "/votes/tile")
+    tile, slot = game.habitat_tile()
+    assert f"The habitat is on tile {tile}" in client.get(links[3]).get_data(as_text=True)
+
+
+def test_a_reveal_vote_shows_every_clue_on_every_phone(client):
+    game = load_game(GOLDEN[1]["code"])  # 3 players
+    links = seat_links(client.get(f"/games/{game.code}").get_data(as_text=True))
+    for link in links:
+        client.post(link + "/votes/reveal")
+    page = client.get(links[0]).get_data(as_text=True)
+    assert all(clue_text(c) in page for c in game.clues)
+
+
+def test_votes_from_the_script_get_the_panel_back(client):
     link = seat_links(client.get(f"/games/{CODE}").get_data(as_text=True))[0]
-    assert client.post(link + "/hint", data={}).status_code == 400
-    page = client.post(link + "/hint", data={"hint-agree": "y"}).get_data(as_text=True)
-    assert hint_text(game.hint) in page
+    response = client.post(link + "/votes/hint", headers={"X-Requested-With": "fetch"})
+    assert response.status_code == 200
+    fragment = response.get_data(as_text=True)
+    assert fragment.lstrip().startswith('<div class="table-panel" id="table"') and "Take back my request" in fragment
+
+
+@pytest.mark.parametrize("step, status", [("everything", 400), ("tile", 409)])
+def test_bad_votes_say_why(client, step, status):
+    link = seat_links(client.get(f"/games/{CODE}").get_data(as_text=True))[0]
+    assert client.post(link + f"/votes/{step}").status_code == status
+    assert client.post("/s/forged.token/votes/hint").status_code == 404
+
+
+def test_the_panel_answers_304_while_nothing_changes(client):
+    links = seat_links(client.get(f"/games/{CODE}").get_data(as_text=True))
+    for url in (f"/games/{CODE}/table", links[0] + "/table"):
+        first = client.get(url)
+        etag = first.headers["ETag"]
+        assert first.status_code == 200 and 'id="table"' in first.get_data(as_text=True)
+        assert client.get(url, headers={"If-None-Match": etag}).status_code == 304
+    client.post(links[1] + "/votes/hint")
+    assert client.get(f"/games/{CODE}/table", headers={"If-None-Match": etag}).status_code == 200
+
+
+def test_votes_need_the_csrf_token(tmp_path):
+    from companion.app import create_app
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "test-secret"})
+    client = app.test_client()
+    link = seat_links(client.get(f"/games/{CODE}").get_data(as_text=True))[0]
+    assert client.post(link + "/votes/hint", headers={"X-Requested-With": "fetch"}).status_code == 400
+    page = client.get(link).get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    assert client.post(link + "/votes/hint", data={"csrf_token": token}).status_code == 303
 
 
 def test_api_game_is_public_only(client):
@@ -270,8 +337,14 @@ def page_weight(client, path: str) -> int:
 
 
 def test_page_weight_budgets(client):
-    page = client.get(f"/games/{GOLDEN[-1]['code']}").get_data(as_text=True)  # advanced, 5 players
-    assert page_weight(client, f"/games/{GOLDEN[-1]['code']}") <= 80_000
+    code = GOLDEN[-1]["code"]  # advanced, 5 players: the largest pages
+    page = client.get(f"/games/{code}").get_data(as_text=True)
+    assert page_weight(client, f"/games/{code}") <= 80_000
+    assert page_weight(client, seat_links(page)[0]) <= 30_000
+    client.post(f"/games/{code}/unlock/hint", data={"hint-agree": "y"})
+    client.post(f"/games/{code}/unlock/tile", data={"tile-agree": "y"})
+    client.post(f"/games/{code}/unlock/reveal", data={"reveal-agree": "y"})  # every clue now on every phone
+    assert page_weight(client, f"/games/{code}") <= 80_000
     assert page_weight(client, seat_links(page)[0]) <= 30_000
 
 

@@ -101,6 +101,11 @@ class Game:
             mask &= areas[clue.index]
         return mask
 
+    def habitat_tile(self) -> tuple[int, int]:
+        """(printed tile number, slot) of the tile the habitat lies on: the second, stronger hint."""
+        placement = self.board.placement_of(self.habitat)
+        return placement.tile, placement.slot
+
     def tile_steps(self) -> list[str]:
         """One sentence per slot: which tile goes there and which way round."""
         return [tile_step_text(t.slot, t.tile, t.rotated) for t in self.board.tiles]

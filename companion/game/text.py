@@ -98,3 +98,8 @@ def hex_label(row: int, col: int, terrain: str) -> str:
 
 def seat_name(seat: int) -> str:
     return f"Player {seat}"
+
+
+def tile_hint_text(tile: int, slot: int) -> str:
+    """The stronger hint: which physical tile the habitat is on."""
+    return f"The habitat is on tile {tile}, the {SLOT_NAMES[slot]} tile."

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask, redirect, render_template, url_for
 
+from ..errors import error_response
 from ..forms import AgreeForm, NextGameForm, ShowClueForm
 from ..game import Game, NoHabitatLeft, next_game
-from ..game.table import agreement_needed
+from ..game.table import REVEAL, UnknownStep, check_step
 from ..game.text import MODE_NAMES, clue_text, hint_text, seat_name
 from ..qr import qr_svg
 from ..security import mark_private
-from .common import GameNotFound, game_or_404, hex_name, phone_base, render_game_not_found, seat_url, setup_diagram
+from ..table_state import StepNotOpen, TableState, load_state, unlock
+from .common import GameNotFound, game_or_404, phone_base, render_game_not_found, seat_url, setup_diagram
+from .table import after_action, panel_response, render_panel, step_error, unlocked_content, wants_fragment
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -34,9 +37,7 @@ def _setup_page(game: Game, status: int = 200, **forms):
         "seats": seats,
         "phone_base": base,
         "phones_can_reach": reachable,
-        "needed": agreement_needed(game.players),
-        "hint_form": forms.get("hint_form") or AgreeForm(prefix="hint"),
-        "reveal_form": forms.get("reveal_form") or AgreeForm(prefix="reveal"),
+        "panel": host_panel(game, agree_forms=forms.get("agree_forms")),
         "next_form": forms.get("next_form") or NextGameForm(players=game.players),
         "clue_form": ShowClueForm(),
         "next_error": forms.get("next_error"),
@@ -65,39 +66,55 @@ def print_view(code: str):
     )
 
 
-def _refused(game: Game, prefix: str):
-    """None when the table's agreement box was ticked, else the setup page showing why not (400)."""
-    form = AgreeForm(prefix=prefix)
-    if form.validate_on_submit():
-        return None
-    return _setup_page(game, 400, **{f"{prefix}_form": form})
+def host_panel(game: Game, state: TableState | None = None, agree_forms: dict | None = None) -> str:
+    return render_panel(
+        game,
+        state or load_state(game),
+        seat=None,
+        poll_url=url_for("games.table", code=game.code),
+        action=lambda step, withdraw=False: url_for("games.unlock_step", code=game.code, step=step),
+        host_form=lambda step: (agree_forms or {}).get(step) or AgreeForm(prefix=step),
+    )
 
 
-@bp.post("/<code>/hint")
-def hint(code: str):
+@bp.get("/<code>/table")
+def table(code: str):
+    """The table panel alone, for the page's script to poll (304 while nothing changed)."""
     game = game_or_404(code)
-    if refusal := _refused(game, "hint"):
-        return refusal
-    mark_private()
-    return render_template("game/hint.html", game=game, hint=hint_text(game.hint))
+    state = load_state(game)
+    return panel_response(lambda: host_panel(game, state), state, None)
 
 
-@bp.post("/<code>/reveal")
+@bp.post("/<code>/unlock/<step>")
+def unlock_step(code: str, step: str):
+    """The host screen's "the table agrees": unlock a step without phones voting."""
+    game = game_or_404(code)
+    form = AgreeForm(prefix=step)
+    try:
+        check_step(step)
+        if not form.validate_on_submit():
+            return _setup_page(game, 400, agree_forms={step: form})
+        state = unlock(game, step)
+    except (UnknownStep, StepNotOpen) as exc:
+        return step_error(exc)
+    if step == REVEAL and not wants_fragment():
+        return redirect(url_for("games.reveal", code=game.code), 303)
+    return after_action(lambda: host_panel(game, state), url_for("games.setup", code=game.code))
+
+
+@bp.get("/<code>/reveal")
 def reveal(code: str):
     game = game_or_404(code)
-    if refusal := _refused(game, "reveal"):
-        return refusal
+    if REVEAL not in load_state(game).unlocked:
+        return error_response(403, "The table has not agreed to reveal the habitat yet. Agree on the game's page first.")
     mark_private()
-    clues = [
-        {"seat": seat, "name": seat_name(seat), "texts": [clue_text(c) for c in game.seat_clues(seat)]}
-        for seat in range(1, game.players + 1)
-    ]
+    content = unlocked_content(game, REVEAL)
     return render_template(
         "game/reveal.html",
         game=game,
-        clues=clues,
+        clues=content["clues"],
         hint=hint_text(game.hint),
-        habitat=hex_name(game, game.habitat),
+        habitat=content["text"],
         diagram=setup_diagram(game, habitat=game.habitat),
         next_form=NextGameForm(players=game.players),
     )

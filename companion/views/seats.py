@@ -1,18 +1,19 @@
-"""A player's phone: their clue (hidden until tapped), their area, checking a hex, asking for a hint."""
+"""A player's phone: their clue (hidden until tapped), their area, checking a hex, and the table's votes."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, render_template, request, url_for
 
 from ..diagram import board_svg
-from ..forms import AgreeForm
 from ..game import Game
 from ..game.hexgrid import HEX_COUNT
-from ..game.table import agreement_needed
-from ..game.text import clue_text, hint_text, seat_name
+from ..game.table import UnknownStep
+from ..game.text import clue_text, seat_name
 from ..security import mark_private
+from ..table_state import StepNotOpen, TableState, cast_vote, load_state, withdraw_vote
 from ..tokens import read_seat_token
 from .common import game_or_404, hex_name
+from .table import after_action, panel_response, render_panel, step_error
 
 bp = Blueprint("seats", __name__, url_prefix="/s")
 
@@ -31,9 +32,23 @@ def _checked_hex() -> int | None:
     return int(value) if value.isdigit() and int(value) < HEX_COUNT else None
 
 
-def _seat_page(token: str, game: Game, seat: int, *, hint_form=None, show_hint=False, status=200):
+def seat_panel(token: str, game: Game, seat: int, state: TableState | None = None) -> str:
+    return render_panel(
+        game,
+        state or load_state(game),
+        seat=seat,
+        poll_url=url_for("seats.table", token=token),
+        action=lambda step, withdraw=False: url_for(
+            "seats.withdraw" if withdraw else "seats.vote", token=token, step=step
+        ),
+    )
+
+
+@bp.get("/<token>")
+def seat(token: str):
+    game, seat_number = seat_game(token)
     mark_private()
-    allowed = game.allowed(seat)
+    allowed = game.allowed(seat_number)
     checked = _checked_hex()
     check = None
     if checked is not None:
@@ -43,35 +58,46 @@ def _seat_page(token: str, game: Game, seat: int, *, hint_form=None, show_hint=F
         title="Your map: tap a hex to check it against your clue",
         marked=allowed,
         selected=checked,
-        hex_href=lambda index: f"?check={index}#check",
+        hex_href=lambda index: f"?check={index}",
         hex_label=lambda index: hex_name(game, index),
         css_class="seat-map",
     )
     return render_template(
         "seat.html",
         game=game,
-        token=token,
-        seat=seat,
-        name=seat_name(seat),
-        clues=[clue_text(c) for c in game.seat_clues(seat)],
+        seat=seat_number,
+        name=seat_name(seat_number),
+        clues=[clue_text(c) for c in game.seat_clues(seat_number)],
         area_map=area_map,
         check=check,
-        needed=agreement_needed(game.players),
-        hint_form=hint_form or AgreeForm(prefix="hint"),
-        hint=hint_text(game.hint) if show_hint else None,
-    ), status
+        panel=seat_panel(token, game, seat_number),
+    )
 
 
-@bp.get("/<token>")
-def seat(token: str):
+@bp.get("/<token>/table")
+def table(token: str):
+    """The table panel alone, for the page's script to poll (304 while nothing changed)."""
     game, seat_number = seat_game(token)
-    return _seat_page(token, game, seat_number)
+    mark_private()
+    state = load_state(game)
+    return panel_response(lambda: seat_panel(token, game, seat_number, state), state, seat_number)
 
 
-@bp.post("/<token>/hint")
-def hint(token: str):
+@bp.post("/<token>/votes/<step>")
+def vote(token: str, step: str):
+    return _change_vote(token, step, cast_vote)
+
+
+@bp.post("/<token>/votes/<step>/withdraw")
+def withdraw(token: str, step: str):
+    return _change_vote(token, step, withdraw_vote)
+
+
+def _change_vote(token: str, step: str, change):
     game, seat_number = seat_game(token)
-    form = AgreeForm(prefix="hint")
-    if not form.validate_on_submit():
-        return _seat_page(token, game, seat_number, hint_form=form, status=400)
-    return _seat_page(token, game, seat_number, show_hint=True)
+    mark_private()
+    try:
+        state = change(game, seat_number, step)
+    except (UnknownStep, StepNotOpen) as exc:
+        return step_error(exc)
+    return after_action(lambda: seat_panel(token, game, seat_number, state), url_for("seats.seat", token=token))

@@ -33,6 +33,7 @@ def test_a_table_plays_a_game_on_its_phones(phone, second_phone, live_server, tm
     code = new_game_from_home(phone, live_server, 3)
     game = load_game(code)
     assert phone.locator(".big-code").inner_text().strip() == code
+    assert phone.locator("h1").count() == 1
 
     # The second phone scans player 2's QR code from the host's screen.
     shot = tmp_path / "qr.png"
@@ -53,35 +54,57 @@ def test_a_table_plays_a_game_on_its_phones(phone, second_phone, live_server, tm
 
     # Check a hex without reloading: the habitat always gets a disc.
     seat.evaluate("window.stillHere = true")
-    seat.locator(f"a[href='?check={game.habitat}#check']").tap()
+    seat.locator(f"a[href='?check={game.habitat}']").tap()
     assert "Place a disc" in seat.locator("#check").inner_text()
     excluded, untouched = [h for h in range(108) if not game.allowed(2) >> h & 1][:2]
-    seat.locator(f"a[href='?check={excluded}#check']").tap()
+    seat.locator(f"a[href='?check={excluded}']").tap()
     assert "Place a cube" in seat.locator("#check").inner_text()
     assert seat.evaluate("window.stillHere") is True
 
     # "My area" shades what the clue rules out, only when asked.
-    dimmed = seat.locator(f"a[href='?check={untouched}#check'] use")
+    dimmed = seat.locator(f"a[href='?check={untouched}'] use")
     assert dimmed.evaluate("e => getComputedStyle(e).opacity") == "1"
     seat.get_by_label("Shade the hexes my clue rules out").check()
     assert float(dimmed.evaluate("e => getComputedStyle(e).opacity")) < 0.5
 
-    # The table agrees on a hint from a phone.
-    agree = seat.get_by_label("All 3 players agree")
-    before = seat.url
-    seat.get_by_role("button", name="Show the hint").click()
-    assert agree.evaluate("box => box.validity.valueMissing") and seat.url == before  # the browser asks first
-    agree.check()
-    seat.get_by_role("button", name="Show the hint").click()
-    assert seat.locator(".hint-text").inner_text() == hint_text(game.hint)
-
     # The host reveals the habitat at the end.
-    phone.locator("#reveal").get_by_label("All 3 players agree").check()
-    phone.locator("#reveal").get_by_role("button", name="Reveal the habitat").click()
+    phone.locator("#agree-reveal").get_by_label("All 3 players agree").check()
+    phone.locator("#agree-reveal").get_by_role("button", name="Reveal the habitat").click()
+    phone.get_by_role("link", name="Show it on the map").click()
     assert phone.locator("h1").inner_text() == "The habitat"
     assert phone.locator("svg.board circle.habitat").count() == 1
     for c in game.clues:
         assert clue_text(c) in phone.locator(".clue-list").inner_text()
+
+
+def test_phones_vote_and_the_hint_appears_everywhere_by_itself(browser, live_server):
+    from .conftest import PHONE
+
+    code = GOLDEN[2]["code"]  # 4 players: 3 must agree
+    game = load_game(code)
+    host = browser.new_page()
+    host.goto(f"{live_server}/games/{code}")
+    links = [a.get_attribute("href") for a in host.locator("a.seat-link").all()]
+    contexts = [browser.new_context(**PHONE) for _ in links]
+    phones = [context.new_page() for context in contexts]
+    for page, link in zip(phones, links):
+        page.goto(link)
+    hint = hint_text(game.hint)
+    ask = "I'd like a hint"
+    phones[0].get_by_role("button", name=ask).click()
+    phones[0].get_by_role("button", name="Take back my request").click()  # changed their mind
+    phones[0].get_by_role("button", name=ask).click()
+    phones[1].get_by_role("button", name=ask).click()
+    # Without any reload, the other phones and the host screen catch up within a few seconds.
+    for page in (phones[3], host):
+        page.locator("#step-hint .tally", has_text="2 of 3").wait_for(timeout=10_000)
+    phones[2].get_by_role("button", name=ask).click()
+    for page in phones + [host]:
+        page.locator("#step-hint .hint-text", has_text=hint).wait_for(timeout=10_000)
+        assert page.locator("#step-tile").count() == 1  # the stronger hint is now on offer
+    for context in contexts:
+        context.close()
+    host.close()
 
 
 def test_next_game_keeps_the_board(phone, live_server):
@@ -117,7 +140,7 @@ def test_checking_a_hex_works_without_javascript(browser, live_server):
     game = load_game(code)
     page.goto(f"{live_server}/games/{code}")
     page.goto(page.locator("a.seat-link").first.get_attribute("href"))
-    page.locator(f"a[href='?check={game.habitat}#check']").click()
+    page.locator(f"a[href='?check={game.habitat}']").click()
     assert f"check={game.habitat}" in page.url
     assert "Place a disc" in page.locator("#check").inner_text()
     page.locator(".clue-box summary").click()

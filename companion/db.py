@@ -1,0 +1,99 @@
+"""The database: only what a table decided (votes and unlocked steps); every game stays derived from its code.
+
+SQLite in the instance folder by default, PostgreSQL through DATABASE_URL. Tables are created on start.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timezone
+
+import click
+from flask import Flask, current_app
+from flask.cli import with_appcontext
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import DateTime, ForeignKey, Integer, String, UniqueConstraint, event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+db = SQLAlchemy(model_class=Base)
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class TableRecord(Base):
+    """A game some table has acted on, with the time of its last action (for purging idle games)."""
+
+    __tablename__ = "tables"
+    code: Mapped[str] = mapped_column(String(11), primary_key=True)
+    last_activity: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class Vote(Base):
+    """One seat asking for one step; the unique constraint makes a second vote count once."""
+
+    __tablename__ = "votes"
+    __table_args__ = (UniqueConstraint("code", "step", "seat"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(ForeignKey("tables.code", ondelete="CASCADE"), index=True)
+    step: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int] = mapped_column(Integer)
+    cast_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Unlock(Base):
+    """A step the table agreed on; once there, it stays."""
+
+    __tablename__ = "unlocks"
+    code: Mapped[str] = mapped_column(ForeignKey("tables.code", ondelete="CASCADE"), primary_key=True)
+    step: Mapped[str] = mapped_column(String(16), primary_key=True)
+    unlocked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+def database_url(app: Flask) -> str:
+    """DATABASE_URL (postgres:// accepted), else SQLite in the instance folder."""
+    url = app.config.get("DATABASE_URL") or os.environ.get("DATABASE_URL")
+    if not url:
+        return "sqlite:///" + os.path.join(app.instance_path, "companion.sqlite3")
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(connection, record) -> None:
+    # WAL lets phones read while another writes; the busy timeout makes concurrent writers wait, not fail.
+    if type(connection).__module__.startswith("sqlite3"):
+        cursor = connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=15000")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+
+@click.command("purge")
+@with_appcontext
+@click.option("--days", type=int, default=None, help="idle days before a game's decisions are deleted")
+def purge_command(days: int | None) -> None:
+    """Delete the votes and unlocks of games idle for longer than PURGE_AFTER_DAYS."""
+    from .table_state import purge_idle
+
+    removed = purge_idle(days if days is not None else current_app.config["PURGE_AFTER_DAYS"])
+    click.echo(f"Purged {removed} idle game(s).")
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("SQLALCHEMY_DATABASE_URI", database_url(app))
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True})
+    db.init_app(app)
+    with app.app_context():
+        Base.metadata.create_all(db.engine)
+    app.cli.add_command(purge_command)

@@ -1,0 +1,155 @@
+"""What a table decided for a game: who asked for which step, and which steps are unlocked.
+
+Votes and unlocks are rows guarded by unique constraints and written with INSERT ... ON CONFLICT, so votes
+arriving together from many phones and server processes are never lost nor counted twice. A vote commits
+first and the unlock check counts afterwards in a new transaction, so whichever vote commits last sees them
+all and unlocks the step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from flask import Flask
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+from .db import TableRecord, Unlock, Vote, db, utcnow
+from .game import Game
+from .game.table import agreement_needed, check_step, step_open
+
+
+class StepNotOpen(ValueError):
+    """The table asked for a step before the one it builds on."""
+
+
+@dataclass(frozen=True)
+class TableState:
+    """The table's decisions for one game."""
+
+    players: int
+    votes: dict[str, frozenset[int]] = field(default_factory=dict)
+    unlocked: frozenset[str] = frozenset()
+
+    @property
+    def needed(self) -> int:
+        return agreement_needed(self.players)
+
+    def voters(self, step: str) -> frozenset[int]:
+        return self.votes.get(step, frozenset())
+
+    def is_open(self, step: str) -> bool:
+        return step_open(step, self.unlocked)
+
+    @property
+    def version(self) -> str:
+        """Changes whenever anything visible changes: the ETag of pages showing this state."""
+        text = repr((sorted((s, sorted(v)) for s, v in self.votes.items()), sorted(self.unlocked)))
+        return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def _insert(model):
+    dialect = db.session.get_bind().dialect.name
+    return (postgresql_insert if dialect == "postgresql" else sqlite_insert)(model)
+
+
+def _touch(code: str) -> None:
+    now = utcnow()
+    statement = _insert(TableRecord).values(code=code, last_activity=now)
+    db.session.execute(statement.on_conflict_do_update(index_elements=["code"], set_={"last_activity": now}))
+
+
+def load_state(game: Game) -> TableState:
+    votes: dict[str, set[int]] = {}
+    for step, seat in db.session.execute(select(Vote.step, Vote.seat).where(Vote.code == game.code)):
+        votes.setdefault(step, set()).add(seat)
+    unlocked = db.session.scalars(select(Unlock.step).where(Unlock.code == game.code)).all()
+    db.session.commit()  # end the read transaction: the next read sees newer commits
+    return TableState(game.players, {s: frozenset(v) for s, v in votes.items()}, frozenset(unlocked))
+
+
+def _unlock_if_agreed(game: Game, step: str) -> None:
+    count = db.session.scalar(select(func.count()).select_from(Vote).where(Vote.code == game.code, Vote.step == step))
+    if count >= agreement_needed(game.players):
+        db.session.execute(_insert(Unlock).values(code=game.code, step=step).on_conflict_do_nothing())
+    db.session.commit()
+
+
+def cast_vote(game: Game, seat: int, step: str) -> TableState:
+    """Seat asks for step. Voting twice counts once; voting for an unlocked step changes nothing."""
+    check_step(step)
+    state = load_state(game)
+    if step in state.unlocked:
+        return state
+    if not state.is_open(step):
+        raise StepNotOpen(step)
+    _touch(game.code)
+    db.session.execute(_insert(Vote).values(code=game.code, step=step, seat=seat).on_conflict_do_nothing())
+    db.session.commit()
+    _unlock_if_agreed(game, step)
+    return load_state(game)
+
+
+def withdraw_vote(game: Game, seat: int, step: str) -> TableState:
+    """Seat no longer asks for step; after the unlock there is nothing to take back."""
+    check_step(step)
+    if step not in load_state(game).unlocked:
+        db.session.execute(delete(Vote).where(Vote.code == game.code, Vote.step == step, Vote.seat == seat))
+        _touch(game.code)
+        db.session.commit()
+    return load_state(game)
+
+
+def unlock(game: Game, step: str) -> TableState:
+    """Unlock a step at once: the host screen's "the table agrees", for tables without phones."""
+    check_step(step)
+    state = load_state(game)
+    if step in state.unlocked:
+        return state
+    if not state.is_open(step):
+        raise StepNotOpen(step)
+    _touch(game.code)
+    db.session.execute(_insert(Unlock).values(code=game.code, step=step).on_conflict_do_nothing())
+    db.session.commit()
+    return load_state(game)
+
+
+def purge_idle(days: int) -> int:
+    """Delete everything about games with no action for `days` days; returns how many games went."""
+    cutoff = utcnow() - timedelta(days=days)
+    idle = select(TableRecord.code).where(TableRecord.last_activity < cutoff)
+    codes = db.session.scalars(idle).all()
+    if codes:
+        db.session.execute(delete(Vote).where(Vote.code.in_(codes)))
+        db.session.execute(delete(Unlock).where(Unlock.code.in_(codes)))
+        db.session.execute(delete(TableRecord).where(TableRecord.code.in_(codes)))
+    db.session.commit()
+    return len(codes)
+
+
+
+
+PURGE_INTERVAL_SECONDS = 3600
+
+
+def init_app(app: Flask) -> None:
+    """Purge idle games when the app starts and then at most once an hour, on the back of a request."""
+    lock = threading.Lock()
+    last_run = [0.0]
+
+    def purge_now_and_then() -> None:
+        if time.monotonic() - last_run[0] < PURGE_INTERVAL_SECONDS or not lock.acquire(blocking=False):
+            return
+        try:
+            last_run[0] = time.monotonic()
+            purge_idle(app.config["PURGE_AFTER_DAYS"])
+        finally:
+            lock.release()
+
+    app.before_request(purge_now_and_then)

@@ -1,0 +1,102 @@
+"""The table panel shared by the host screen and the seat pages: votes, unlocked hints, the reveal.
+
+Both pages show the same panel; small JavaScript polls its fragment URL with If-None-Match and swaps it in
+when the table's state changed. Forms in the panel post normally (303 back to the page) or, from the script,
+with X-Requested-With: fetch, and then get the new panel back.
+"""
+
+from __future__ import annotations
+
+from flask import make_response, redirect, render_template, request
+
+from ..errors import error_response
+from ..game import Game
+from ..game.table import HINT, REVEAL, STEPS, TILE_HINT, UnknownStep
+from ..game.text import clue_text, hint_text, seat_name, tile_hint_text
+from ..table_state import StepNotOpen, TableState
+from .common import hex_name
+
+PANEL_TEMPLATE = "game/_table.html"
+
+
+def step_views(game: Game, state: TableState, seat: int | None = None) -> list[dict]:
+    """What the panel shows for each step the table may ask for now."""
+    views = []
+    for step in STEPS:
+        if not state.is_open(step):
+            continue
+        voters = sorted(state.voters(step))
+        view = {
+            "step": step,
+            "unlocked": step in state.unlocked,
+            "voters": [seat_name(s) for s in voters],
+            "count": len(voters),
+            "mine": seat in voters,
+        }
+        if view["unlocked"]:
+            view["content"] = unlocked_content(game, step)
+        views.append(view)
+    return views
+
+
+def unlocked_content(game: Game, step: str) -> dict:
+    if step == HINT:
+        return {"text": hint_text(game.hint)}
+    if step == TILE_HINT:
+        return {"text": tile_hint_text(*game.habitat_tile())}
+    assert step == REVEAL
+    return {
+        "text": hex_name(game, game.habitat),
+        "clues": [
+            {"name": seat_name(s), "texts": [clue_text(c) for c in game.seat_clues(s)]} for s in range(1, game.players + 1)
+        ],
+    }
+
+
+def render_panel(game: Game, state: TableState, *, seat: int | None, poll_url: str, action, host_form=None):
+    """The panel's HTML; `action(step, withdraw)` builds each form's URL, `host_form(step)` the host's form."""
+    return render_template(
+        PANEL_TEMPLATE,
+        game=game,
+        state=state,
+        steps=step_views(game, state, seat),
+        seat=seat,
+        poll_url=poll_url,
+        action=action,
+        host_form=host_form,
+        etag=panel_etag(state, seat),
+    )
+
+
+def panel_etag(state: TableState, seat: int | None) -> str:
+    return f"{state.version}-{seat or 0}"
+
+
+def panel_response(render, state: TableState, seat: int | None):
+    """The fragment `render()` makes, or 304 without rendering anything while nothing changed."""
+    etag = panel_etag(state, seat)
+    if request.if_none_match.contains(etag):
+        response = make_response("", 304)
+    else:
+        response = make_response(render())
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def wants_fragment() -> bool:
+    return request.headers.get("X-Requested-With") == "fetch"
+
+
+def after_action(html_panel, page_url: str):
+    """The new panel for the script, or a redirect back to the page for a plain form post."""
+    if wants_fragment():
+        return html_panel()
+    return redirect(page_url + "#table", 303)
+
+
+def step_error(error: Exception):
+    if isinstance(error, UnknownStep):
+        return error_response(400, f"There is no step “{error.step}”. A table can ask for: {', '.join(STEPS)}.")
+    assert isinstance(error, StepNotOpen)
+    return error_response(409, "Agree on the first hint before asking for the stronger one.")
