@@ -24,7 +24,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         instance_path=os.environ.get("COMPANION_INSTANCE_PATH") or None,
         instance_relative_config=True,
         template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        static_folder=None,  # served by companion.assets, minified
     )
     app.config.from_mapping(
         PUBLIC_URL=None,  # e.g. https://cryptid.example.org when phones reach the site through a proxy
@@ -42,8 +42,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path) / "secret_key")
 
     csrf.init_app(app)
-    from . import db, errors, security, table_state, views
+    from . import assets, db, errors, i18n, security, table_state, views
 
+    assets.init_app(app, ROOT / "static")
+    i18n.init_app(app)
     db.init_app(app)
     table_state.init_app(app)
     security.init_app(app)

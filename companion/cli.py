@@ -7,7 +7,7 @@ import json
 import sys
 
 from .game import ADVANCED, NORMAL, Game, GameCodeError, NoHabitatLeft, load_game, new_game, next_game
-from .game.text import MODE_NAMES, clue_text, hint_text
+from .game.text import clue_text, hint_text, mode_name
 
 PLAYER_CHOICES = (2, 3, 4, 5)
 
@@ -136,7 +136,7 @@ def _print_game(game: Game, args) -> None:
 def format_game(game: Game, reveal: bool = False) -> str:
     """A readable setup for a terminal: tiles, structures and, with reveal, the secrets."""
     lines = [
-        f"Game {game.code}: {game.players} players, {MODE_NAMES[game.mode]} mode, game {game.number + 1} on this map",
+        f"Game {game.code}: {game.players} players, {mode_name(game.mode)}, game {game.number + 1} on this map",
         f"Official map code: {game.board.to_map_code()}",
         "",
         "Tiles (slots left to right, top to bottom):",

@@ -2,7 +2,7 @@
 
 Knows nothing of the web; the pixel geometry of flat-topped odd-q hexes lives here and nowhere else.
 Every hex gets a class naming its terrain (tF tD tS tM tW) so the stylesheet owns the colours, and a letter
-so the map reads without colour.
+(in the reader's language, from the caller) so the map reads without colour.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Callable
 
 from .game.board import Board
 from .game.hexgrid import COLS, HEX_COUNT, ROWS, hex_row_col
-from .game.text import TERRAIN_NAMES
+from .game.text import terrain_letter
 from .game.tiles import TILE_COLS, TILE_ROWS, number_hex
 
 SIZE = 10.0  # hex radius in SVG units
@@ -27,7 +27,7 @@ _EDGE_NEIGHBOUR = {
     0: ((0, 1), (1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1)),
     1: ((1, 1), (1, 0), (1, -1), (0, -1), (-1, 0), (0, 1)),
 }
-TERRAIN_LETTERS = {terrain: name[0].upper() for terrain, name in TERRAIN_NAMES.items()}
+TERRAIN_CLASSES = {"forest": "F", "desert": "D", "swamp": "S", "mountain": "M", "water": "W"}
 _FILL = {"white": "#ffffff", "green": "#2fa84f", "blue": "#2f6fd6", "black": "#141414"}
 _OUTLINE = {"white": "#1b1b1b", "green": "#0b2a10", "blue": "#0a1c3d", "black": "#ffffff"}
 
@@ -105,21 +105,24 @@ def board_svg(
     habitat: int | None = None,
     selected: int | None = None,
     hex_href: Callable[[int], str] | None = None,
-    hex_label: Callable[[int], str] | None = None,
+    hex_labelledby: Callable[[int], str] | None = None,
     letters: dict[str, str] | None = None,
     css_class: str = "board",
 ) -> str:
     """An accessible SVG of the board.
 
-    marked: mask of hexes given the class "in" (a player's area, styled by the page).
+    marked: mask of hexes in a player's area; the others are drawn from the "x" symbols, styled by the page.
     habitat: a hex to ring as the habitat; selected: a hex to ring as the player's current choice.
-    hex_href / hex_label: make every hex a link with an accessible name (the "check a hex" map).
+    hex_href / hex_labelledby: make every hex a link, named by the ids of label elements the page provides
+    (short, language-neutral ids keep the 108 links small in every language).
     letters: terrain letters shown in each hex (default: English initials).
     """
-    letters = letters or TERRAIN_LETTERS
+    letters = letters or {terrain: terrain_letter(terrain) for terrain in TERRAIN_CLASSES}
     regions = board.regions
     parts = [
-        f'<svg class="{css_class}" viewBox="-1 -1 {_n(WIDTH + 2)} {_n(HEIGHT + 2)}" role="img" '
+        # Text attributes set once here reach every <use> clone by inheritance (CSS selectors do not).
+        f'<svg class="{css_class}" viewBox="-1 -1 {_n(WIDTH + 2)} {_n(HEIGHT + 2)}" role="img" font-size="5.4" '
+        f'font-weight="700" text-anchor="middle" dominant-baseline="middle" '
         f'aria-labelledby="{css_class}-title{" " + css_class + "-desc" if description else ""}" '
         f'xmlns="http://www.w3.org/2000/svg">',
         f'<title id="{css_class}-title">{escape(title)}</title>',
@@ -127,23 +130,25 @@ def board_svg(
     if description:
         parts.append(f'<desc id="{css_class}-desc">{escape(description)}</desc>')
     corner_points = " ".join(f"{_n(x)},{_n(y)}" for x, y in _CORNERS)
+    # One symbol per terrain (hex and letter) keeps each of the 108 hexes to a short <use>. With `marked`,
+    # hexes outside the mark use a second set ("x" instead of the map's initial), which pages style.
     prefix = css_class[0]
-    # One symbol per terrain (hex and letter) keeps each of the 108 hexes to a short <use>.
+    prefixes = (prefix, "x") if marked else (prefix,)
     symbols = "".join(
-        f'<symbol id="{prefix}{TERRAIN_LETTERS[t]}" overflow="visible"><polygon class="t{TERRAIN_LETTERS[t]}" '
-        f'points="{corner_points}"/><text y="1.9" font-size="5.4" font-weight="700" text-anchor="middle" '
-        f'dominant-baseline="middle">{escape(letters[t])}</text></symbol>'
-        for t in TERRAIN_LETTERS
+        f'<symbol id="{p}{TERRAIN_CLASSES[t]}" overflow="visible"><polygon class="t{TERRAIN_CLASSES[t]}" '
+        f'points="{corner_points}"/><text y="1.9">{escape(letters[t])}</text></symbol>'
+        for p in prefixes
+        for t in TERRAIN_CLASSES
     )
     parts.append(f"<defs>{symbols}</defs>")
     for index in range(HEX_COUNT):
         terrain, _ = board.cell(index)
         x, y = hex_center(index)
-        marked_class = ' class="in"' if marked >> index & 1 else ""
-        shape = f'<use href="#{prefix}{TERRAIN_LETTERS[terrain]}" x="{_n(x)}" y="{_n(y)}"{marked_class}/>'
+        symbol = prefix if not marked or marked >> index & 1 else "x"
+        shape = f'<use href="#{symbol}{TERRAIN_CLASSES[terrain]}" x="{_n(x)}" y="{_n(y)}"/>'
         if hex_href:
-            label = escape(hex_label(index)) if hex_label else ""
-            parts.append(f'<a href="{escape(hex_href(index))}" aria-label="{label}">{shape}</a>')
+            named = f' aria-labelledby="{hex_labelledby(index)}"' if hex_labelledby else ""
+            parts.append(f'<a href="{escape(hex_href(index))}"{named}>{shape}</a>')
         else:
             parts.append(shape)
     borders = []

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from flask import Flask, current_app, jsonify, render_template, request
+from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 MESSAGES = {
-    400: "That request did not make sense to the companion.",
-    404: "There is nothing at this address. If you scanned a QR code, scan it again or ask the host for the link.",
-    405: "That page cannot be used that way.",
-    500: "Something went wrong on the companion's side. Your game is safe: its code still gives the same game.",
+    400: _l("That request did not make sense to the companion."),
+    404: _l("There is nothing at this address. If you scanned a QR code, scan it again or ask the host for the link."),
+    405: _l("That page cannot be used that way."),
+    500: _l("Something went wrong on the companion's side. Your game is safe: its code still gives the same game."),
 }
 
 
@@ -20,17 +21,17 @@ def wants_json() -> bool:
 
 def error_response(status: int, message: str):
     if wants_json():
-        return jsonify(error=message, status=status), status
+        return jsonify(error=str(message), status=status), status
     return render_template("error.html", status=status, message=message), status
 
 
 def _http_error(error: HTTPException):
     status = error.code or 500
-    return error_response(status, MESSAGES.get(status, error.name))
+    return error_response(status, MESSAGES.get(status, MESSAGES[400] if status < 500 else MESSAGES[500]))
 
 
 def _csrf_error(error: CSRFError):
-    return error_response(400, "This form had expired. Go back, reload the page and try again.")
+    return error_response(400, _l("This form had expired. Go back, reload the page and try again."))
 
 
 def _unexpected(error: Exception):

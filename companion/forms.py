@@ -7,23 +7,28 @@ from wtforms import BooleanField, HiddenField, IntegerField, RadioField, SelectF
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, NumberRange, ValidationError
 
-from .game import GameCodeError, NoHabitatLeft, load_game
+from flask_babel import gettext, lazy_gettext as _l
 
-PLAYER_CHOICES = [SelectChoice(2, "2 (variant: two clues each)"), SelectChoice(3, "3"), SelectChoice(4, "4"), SelectChoice(5, "5")]
+from .game import GameCodeError, NoHabitatLeft, load_game
+from .game.text import code_error_text, no_habitat_left_text
+
+PLAYER_CHOICES = [SelectChoice(2, _l("2 (variant: two clues each)")), SelectChoice(3, "3"), SelectChoice(4, "4"), SelectChoice(5, "5")]
 
 
 class NewGameForm(FlaskForm):
-    players = RadioField("Players", choices=PLAYER_CHOICES, coerce=int, default=4, validators=[InputRequired()])
-    advanced = BooleanField("Advanced mode")
-    submit = SubmitField("Deal a new game")
+    players = RadioField(_l("Players"), choices=PLAYER_CHOICES, coerce=int, default=4, validators=[InputRequired()])
+    advanced = BooleanField(_l("Advanced mode"))
+    submit = SubmitField(_l("Deal a new game"))
 
 
 def valid_game_code(form, field) -> None:
     """Accept a code only when it names a game; keep the parsed game for the view."""
     try:
         field.game = load_game(field.data or "")
-    except (GameCodeError, NoHabitatLeft) as exc:
-        raise ValidationError(str(exc)) from None
+    except GameCodeError as exc:
+        raise ValidationError(code_error_text(exc.reason, exc.params, gettext)) from None
+    except NoHabitatLeft as exc:
+        raise ValidationError(no_habitat_left_text(exc.used, gettext)) from None
 
 
 class LoadCodeForm(FlaskForm):
@@ -32,17 +37,17 @@ class LoadCodeForm(FlaskForm):
     class Meta:
         csrf = False
 
-    code = StringField("Game code", validators=[valid_game_code])
+    code = StringField(_l("Game code"), validators=[valid_game_code])
 
 
 class AgreeForm(FlaskForm):
     """A confirmation that the whole table (or all but one) agrees: for the hint and the reveal."""
 
-    agree = BooleanField("The table agrees", validators=[DataRequired("Tick the box once the table agrees.")])
+    agree = BooleanField(_l("The table agrees"), validators=[DataRequired(_l("Tick the box once the table agrees."))])
 
 
 class NextGameForm(FlaskForm):
-    players = SelectField("Players next game", choices=PLAYER_CHOICES, coerce=int)
+    players = SelectField(_l("Players next game"), choices=PLAYER_CHOICES, coerce=int)
 
 
 class ShowClueForm(FlaskForm):

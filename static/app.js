@@ -1,7 +1,13 @@
 // Small progressive enhancements; every page works without this file.
 "use strict";
 
+document.documentElement.classList.add("js");
+
 document.addEventListener("DOMContentLoaded", () => {
+  for (const select of document.querySelectorAll("select[data-autosubmit]")) {
+    select.addEventListener("change", () => select.form.submit());
+  }
+
   for (const button of document.querySelectorAll("[data-print]")) {
     button.addEventListener("click", () => window.print());
   }
@@ -11,14 +17,19 @@ document.addEventListener("DOMContentLoaded", () => {
   const map = document.querySelector(".seat-map");
   if (answer && map) {
     map.addEventListener("click", (event) => {
-      const link = event.target.closest("a[href^='?check=']");
+      const link = event.target.closest("a[href^='?hex=']");
       if (!link) return;
       event.preventDefault();
-      const allowed = link.querySelector("use").classList.contains("in");
+      const allowed = !link.querySelector("use").getAttribute("href").startsWith("#x");
       answer.classList.toggle("disc", allowed);
       answer.classList.toggle("cube", !allowed);
       const name = document.createElement("strong");
-      name.textContent = link.getAttribute("aria-label") + ". ";
+      // The same translated sentence the server uses: "Row {row}, column {col}: {terrain}".
+      const [row, col, terrain] = link.getAttribute("aria-labelledby").split(" ");
+      name.textContent = answer.dataset.hexName
+        .replace("{row}", row.slice(1))
+        .replace("{col}", col.slice(1))
+        .replace("{terrain}", document.getElementById(terrain).textContent) + ". ";
       const text = document.createElement("span");
       text.textContent = allowed ? answer.dataset.disc : answer.dataset.cube;
       answer.replaceChildren(name, text);
@@ -81,7 +92,8 @@ document.addEventListener("DOMContentLoaded", () => {
       if (!response.ok) throw new Error(String(response.status));
       swapPanel(await response.text(), response.headers.get("ETag"));
     } catch (error) {
-      form.submit(); // let the server's page explain what went wrong
+      // Let the server's own page explain what went wrong.
+      form.submit();
     }
   });
 });

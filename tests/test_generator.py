@@ -66,7 +66,7 @@ def test_a_map_with_fewer_habitats_reports_missing_games():
     plan = MapPlan("normal", 0)
     available = len(plan.habitats(108))
     code = GameId(1, "normal", 3, 0, available).to_code()
-    with pytest.raises(GameCodeError, match=f"only {available} games"):
+    with pytest.raises(GameCodeError, match=f"its last game is game {available}"):
         load_game(code)
 
 

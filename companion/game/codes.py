@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .board import MODES
-from .text import CODE_ERRORS
+from .text import code_error_text
 
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 BASE = len(ALPHABET)
@@ -41,7 +41,7 @@ class GameCodeError(ValueError):
     def __init__(self, reason: str, **params) -> None:
         self.reason = reason
         self.params = params
-        super().__init__(CODE_ERRORS[reason].format(**params))
+        super().__init__(code_error_text(reason, params))
 
 
 @dataclass(frozen=True, slots=True)

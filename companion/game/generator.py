@@ -28,7 +28,7 @@ from .hexgrid import ALL_HEXES, HEX_COUNT, hex_row_col, hexes_of
 from .hints import HINT_WEIGHTS, open_categories
 from .rng import Stream
 from .search import ALL_CATEGORIES, MENTIONS, ClueSetSearch, transpose
-from .text import NO_HABITAT_LEFT, clue_text, hint_text, structure_step_text, tile_step_text
+from .text import Translate, _same, clue_text, hint_text, no_habitat_left_text, structure_step_text, tile_step_text
 from .tiles import PIECES, TILE_NUMBERS, slot_origin
 
 VERSION = 1
@@ -52,7 +52,7 @@ class NoHabitatLeft(Exception):
 
     def __init__(self, used: int) -> None:
         self.used = used
-        super().__init__(NO_HABITAT_LEFT.format(used=used))
+        super().__init__(no_habitat_left_text(used))
 
 
 @dataclass(frozen=True)
@@ -106,18 +106,18 @@ class Game:
         placement = self.board.placement_of(self.habitat)
         return placement.tile, placement.slot
 
-    def tile_steps(self) -> list[str]:
+    def tile_steps(self, gettext: Translate = _same) -> list[str]:
         """One sentence per slot: which tile goes there and which way round."""
-        return [tile_step_text(t.slot, t.tile, t.rotated) for t in self.board.tiles]
+        return [tile_step_text(t.slot, t.tile, t.rotated, gettext) for t in self.board.tiles]
 
-    def structure_steps(self) -> list[str]:
+    def structure_steps(self, gettext: Translate = _same) -> list[str]:
         """One sentence per structure: the tile it stands on and the hex counted on that tile as it lies."""
         steps = []
         for s in self.board.structures:
             placement = self.board.placement_of(s.hex)
             origin_row, origin_col = slot_origin(placement.slot)
             steps.append(structure_step_text(s.kind, s.color, placement.slot, placement.tile,
-                                             s.row - origin_row + 1, s.col - origin_col + 1))
+                                             s.row - origin_row + 1, s.col - origin_col + 1, gettext))
         return steps
 
     def to_json(self, reveal: bool = False) -> dict:

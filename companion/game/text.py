@@ -1,105 +1,206 @@
-"""Every English sentence and name the engine gives to people, in one place so the site can translate it."""
+"""Every sentence and name the engine gives to people, in English, in one place.
+
+Each text is a whole sentence or name with named {placeholders}, marked with N_ so that translation tools
+(pybabel) extract it. The functions take an optional `gettext`: the command line passes none and reads English;
+the web site passes Flask-Babel's, so every phone reads its own language. Names inserted into a sentence are
+always labels (after a colon or in parentheses), never glued into the grammar of the sentence around them.
+"""
 
 from __future__ import annotations
 
-from .board import ABANDONED_SHACK, STANDING_STONE
+from typing import Callable
 
-TERRAIN_NAMES = {"forest": "forest", "desert": "desert", "swamp": "swamp", "mountain": "mountain", "water": "water"}
-ANIMAL_NAMES = {"bear": "bear territory", "cougar": "cougar territory", "animal": "either animal territory"}
-COLOR_NAMES = {"white": "white", "green": "green", "blue": "blue", "black": "black"}
-KIND_NAMES = {STANDING_STONE: "standing stone", ABANDONED_SHACK: "abandoned shack"}
-MODE_NAMES = {"normal": "normal", "advanced": "advanced"}
-NUMBER_WORDS = {1: "one space", 2: "two spaces", 3: "three spaces"}
+Translate = Callable[[str], str]
 
-WITHIN_TARGET_PHRASES = {
-    "animal": "either animal territory",
-    "bear": "bear territory",
-    "cougar": "cougar territory",
-    STANDING_STONE: "a standing stone",
-    ABANDONED_SHACK: "an abandoned shack",
-    "white": "a white structure",
-    "green": "a green structure",
-    "blue": "a blue structure",
-    "black": "a black structure",
-} | TERRAIN_NAMES
+
+def N_(text: str) -> str:
+    """Mark a text for extraction; it is translated where it is shown."""
+    return text
+
+
+def _same(text: str) -> str:
+    return text
+
+
+TERRAIN_NAMES = {
+    "forest": N_("forest"),
+    "desert": N_("desert"),
+    "swamp": N_("swamp"),
+    "mountain": N_("mountain"),
+    "water": N_("water"),
+}
+# One letter (or character) per terrain on the map, for players who cannot tell the colours apart.
+TERRAIN_LETTERS = {
+    "forest": N_("F (letter for forest)"),
+    "desert": N_("D (letter for desert)"),
+    "swamp": N_("S (letter for swamp)"),
+    "mountain": N_("M (letter for mountain)"),
+    "water": N_("W (letter for water)"),
+}
+MODE_NAMES = {"normal": N_("normal mode"), "advanced": N_("advanced mode")}
+SLOT_NAMES = (N_("top left"), N_("top right"), N_("middle left"), N_("middle right"), N_("bottom left"), N_("bottom right"))
+STRUCTURE_NAMES = {
+    ("standing_stone", "white"): N_("White standing stone"),
+    ("standing_stone", "green"): N_("Green standing stone"),
+    ("standing_stone", "blue"): N_("Blue standing stone"),
+    ("standing_stone", "black"): N_("Black standing stone"),
+    ("abandoned_shack", "white"): N_("White abandoned shack"),
+    ("abandoned_shack", "green"): N_("Green abandoned shack"),
+    ("abandoned_shack", "blue"): N_("Blue abandoned shack"),
+    ("abandoned_shack", "black"): N_("Black abandoned shack"),
+}
+
+CLUE_TEXTS = {
+    "forest-or-desert": N_("The habitat is on forest or desert."),
+    "forest-or-swamp": N_("The habitat is on forest or swamp."),
+    "forest-or-mountain": N_("The habitat is on forest or mountain."),
+    "forest-or-water": N_("The habitat is on forest or water."),
+    "desert-or-swamp": N_("The habitat is on desert or swamp."),
+    "desert-or-mountain": N_("The habitat is on desert or mountain."),
+    "desert-or-water": N_("The habitat is on desert or water."),
+    "swamp-or-mountain": N_("The habitat is on swamp or mountain."),
+    "swamp-or-water": N_("The habitat is on swamp or water."),
+    "mountain-or-water": N_("The habitat is on mountain or water."),
+    "within-1-forest": N_("The habitat is within one space of forest."),
+    "within-1-desert": N_("The habitat is within one space of desert."),
+    "within-1-swamp": N_("The habitat is within one space of swamp."),
+    "within-1-mountain": N_("The habitat is within one space of mountain."),
+    "within-1-water": N_("The habitat is within one space of water."),
+    "within-1-animal": N_("The habitat is within one space of either animal territory."),
+    "within-2-standing-stone": N_("The habitat is within two spaces of a standing stone."),
+    "within-2-abandoned-shack": N_("The habitat is within two spaces of an abandoned shack."),
+    "within-2-bear": N_("The habitat is within two spaces of bear territory."),
+    "within-2-cougar": N_("The habitat is within two spaces of cougar territory."),
+    "within-3-white": N_("The habitat is within three spaces of a white structure."),
+    "within-3-green": N_("The habitat is within three spaces of a green structure."),
+    "within-3-blue": N_("The habitat is within three spaces of a blue structure."),
+    "within-3-black": N_("The habitat is within three spaces of a black structure."),
+    "not-forest-or-desert": N_("The habitat is not on forest or desert."),
+    "not-forest-or-swamp": N_("The habitat is not on forest or swamp."),
+    "not-forest-or-mountain": N_("The habitat is not on forest or mountain."),
+    "not-forest-or-water": N_("The habitat is not on forest or water."),
+    "not-desert-or-swamp": N_("The habitat is not on desert or swamp."),
+    "not-desert-or-mountain": N_("The habitat is not on desert or mountain."),
+    "not-desert-or-water": N_("The habitat is not on desert or water."),
+    "not-swamp-or-mountain": N_("The habitat is not on swamp or mountain."),
+    "not-swamp-or-water": N_("The habitat is not on swamp or water."),
+    "not-mountain-or-water": N_("The habitat is not on mountain or water."),
+    "not-within-1-forest": N_("The habitat is not within one space of forest."),
+    "not-within-1-desert": N_("The habitat is not within one space of desert."),
+    "not-within-1-swamp": N_("The habitat is not within one space of swamp."),
+    "not-within-1-mountain": N_("The habitat is not within one space of mountain."),
+    "not-within-1-water": N_("The habitat is not within one space of water."),
+    "not-within-1-animal": N_("The habitat is not within one space of either animal territory."),
+    "not-within-2-standing-stone": N_("The habitat is not within two spaces of a standing stone."),
+    "not-within-2-abandoned-shack": N_("The habitat is not within two spaces of an abandoned shack."),
+    "not-within-2-bear": N_("The habitat is not within two spaces of bear territory."),
+    "not-within-2-cougar": N_("The habitat is not within two spaces of cougar territory."),
+    "not-within-3-white": N_("The habitat is not within three spaces of a white structure."),
+    "not-within-3-green": N_("The habitat is not within three spaces of a green structure."),
+    "not-within-3-blue": N_("The habitat is not within three spaces of a blue structure."),
+    "not-within-3-black": N_("The habitat is not within three spaces of a black structure."),
+}
 
 HINT_TEXTS = {
-    "no_within_1": "No clue says “within one space”.",
-    "no_within_2": "No clue says “within two spaces”.",
-    "no_within_3": "No clue says “within three spaces”.",
-    "no_terrain_pair": "No clue says “on one of two terrains”.",
-    "no_terrain": "No clue mentions a terrain.",
-    "no_animal": "No clue mentions animal territory.",
-    "no_forest": "No clue mentions forest.",
-    "no_desert": "No clue mentions desert.",
-    "no_swamp": "No clue mentions swamp.",
-    "no_mountain": "No clue mentions mountain.",
-    "no_water": "No clue mentions water.",
+    "no_within_1": N_("No clue says “within one space”."),
+    "no_within_2": N_("No clue says “within two spaces”."),
+    "no_within_3": N_("No clue says “within three spaces”."),
+    "no_terrain_pair": N_("No clue says “on one of two terrains”."),
+    "no_terrain": N_("No clue mentions a terrain."),
+    "no_animal": N_("No clue mentions animal territory."),
+    "no_forest": N_("No clue mentions forest."),
+    "no_desert": N_("No clue mentions desert."),
+    "no_swamp": N_("No clue mentions swamp."),
+    "no_mountain": N_("No clue mentions mountain."),
+    "no_water": N_("No clue mentions water."),
 }
 
 # Game-code problems, keyed by GameCodeError.reason; the named fields come from GameCodeError.params.
 CODE_ERRORS = {
-    "empty": "Type a game code: 10 letters and digits, like {example}.",
-    "too_short": "A game code has 10 characters; this one has only {length}. Check for a missing character.",
-    "too_long": "A game code has 10 characters; this one has {length}. Check for an extra character.",
-    "bad_characters": (
+    "empty": N_("Type a game code: 10 letters and digits, like {example}."),
+    "too_short": N_("A game code has 10 characters; this one has only {length}. Check for a missing character."),
+    "too_long": N_("A game code has 10 characters; this one has {length}. Check for an extra character."),
+    "bad_characters": N_(
         "{characters} cannot appear in a game code: codes use the digits 2-9 and the letters A-Z except I, L and O."
     ),
-    "typo": "This code has a typo: one character is wrong or two are swapped. Check it against the setup screen.",
-    "unknown_version": (
+    "typo": N_("This code has a typo: one character is wrong or two are swapped. Check it against the setup screen."),
+    "unknown_version": N_(
         "This code comes from a newer version of the companion (generator {version}). Update the app to load it."
     ),
-    "bad_players": "This code names {players} players; Cryptid is played by 2 to 5.",
-    "no_such_game": "This map has only {available} games, so game {number} does not exist. Start a new map.",
+    "bad_players": N_("This code names {players} players; Cryptid is played by 2 to 5."),
+    "no_such_game": N_("This map has no game {number}: its last game is game {available}. Start a new map."),
 }
 
-NO_HABITAT_LEFT = (
-    "Every habitat this map offers has been used ({used} games). Start a new map to keep playing without repeats."
+NO_HABITAT_LEFT = N_(
+    "Every habitat this map offers has been used: game {used} was the last one. Start a new map to keep playing."
 )
+TILE_UPRIGHT = N_("{slot}: tile {tile}, upright (its number at the top left).")
+TILE_TURNED = N_("{slot}: tile {tile}, turned around (its number at the bottom right).")
+STRUCTURE_STEP = N_("{structure}: tile {tile} ({slot}), row {row}, hex {col} from the left.")
+HEX_LABEL = N_("Row {row}, column {col}: {terrain}")
+SEAT_NAME = N_("Player {seat}")
+TILE_HINT = N_("The habitat is on tile {tile} ({slot}).")
 
 
-def clue_text(clue) -> str:
+def clue_text(clue, gettext: Translate = _same) -> str:
     """The sentence a player reads: 'The habitat is (not) ...'."""
-    verb = "is not" if clue.negated else "is"
-    if clue.kind == "terrain_pair":
-        first, second = (TERRAIN_NAMES[t] for t in clue.terrains)
-        return f"The habitat {verb} on {first} or {second}."
-    return f"The habitat {verb} within {NUMBER_WORDS[clue.distance]} of {WITHIN_TARGET_PHRASES[clue.target]}."
+    return gettext(CLUE_TEXTS[clue.id])
 
 
-def hint_text(category: str) -> str:
-    return HINT_TEXTS[category]
+def hint_text(category: str, gettext: Translate = _same) -> str:
+    return gettext(HINT_TEXTS[category])
 
 
-def structure_name(kind: str, color: str) -> str:
-    return f"{COLOR_NAMES[color]} {KIND_NAMES[kind]}"
-
-SLOT_NAMES = ("top left", "top right", "middle left", "middle right", "bottom left", "bottom right")
+def code_error_text(reason: str, params: dict, gettext: Translate = _same) -> str:
+    return gettext(CODE_ERRORS[reason]).format(**params)
 
 
-def tile_step_text(slot: int, tile: int, rotated: bool) -> str:
-    """How to lay one tile, e.g. 'Top left: tile 3, upright (its number at the top left).'"""
-    turn = "turned around (its number at the bottom right)" if rotated else "upright (its number at the top left)"
-    return f"{SLOT_NAMES[slot].capitalize()}: tile {tile}, {turn}."
+def no_habitat_left_text(used: int, gettext: Translate = _same) -> str:
+    return gettext(NO_HABITAT_LEFT).format(used=used)
 
 
-def structure_step_text(kind: str, color: str, slot: int, tile: int, row: int, col: int) -> str:
+def structure_name(kind: str, color: str, gettext: Translate = _same) -> str:
+    return gettext(STRUCTURE_NAMES[(kind, color)])
+
+
+def slot_name(slot: int, gettext: Translate = _same) -> str:
+    return gettext(SLOT_NAMES[slot])
+
+
+def tile_step_text(slot: int, tile: int, rotated: bool, gettext: Translate = _same) -> str:
+    """How to lay one tile, e.g. 'top left: tile 3, upright (its number at the top left).'"""
+    template = TILE_TURNED if rotated else TILE_UPRIGHT
+    return _capitalized(gettext(template).format(slot=slot_name(slot, gettext), tile=tile))
+
+
+def structure_step_text(kind: str, color: str, slot: int, tile: int, row: int, col: int, gettext: Translate = _same) -> str:
     """Where one structure stands, counted on the tile as it lies (row and hex 1-based from its top left)."""
-    return (
-        f"{structure_name(kind, color).capitalize()}: {SLOT_NAMES[slot]} tile ({tile}), "
-        f"row {row}, hex {col} from the left."
+    return gettext(STRUCTURE_STEP).format(
+        structure=structure_name(kind, color, gettext), tile=tile, slot=slot_name(slot, gettext), row=row, col=col
     )
 
 
-def hex_label(row: int, col: int, terrain: str) -> str:
+def hex_label(row: int, col: int, terrain: str, gettext: Translate = _same) -> str:
     """A hex as a player reads it: 1-based board row and column, and its terrain."""
-    return f"Row {row + 1}, column {col + 1}: {TERRAIN_NAMES[terrain]}"
+    return gettext(HEX_LABEL).format(row=row + 1, col=col + 1, terrain=gettext(TERRAIN_NAMES[terrain]))
 
 
-def seat_name(seat: int) -> str:
-    return f"Player {seat}"
+def terrain_letter(terrain: str, gettext: Translate = _same) -> str:
+    return gettext(TERRAIN_LETTERS[terrain]).split(" ", 1)[0]
 
 
-def tile_hint_text(tile: int, slot: int) -> str:
+def seat_name(seat: int, gettext: Translate = _same) -> str:
+    return gettext(SEAT_NAME).format(seat=seat)
+
+
+def mode_name(mode: str, gettext: Translate = _same) -> str:
+    return gettext(MODE_NAMES[mode])
+
+
+def tile_hint_text(tile: int, slot: int, gettext: Translate = _same) -> str:
     """The stronger hint: which physical tile the habitat is on."""
-    return f"The habitat is on tile {tile}, the {SLOT_NAMES[slot]} tile."
+    return gettext(TILE_HINT).format(tile=tile, slot=slot_name(slot, gettext))
+
+
+def _capitalized(text: str) -> str:
+    return text[:1].upper() + text[1:]

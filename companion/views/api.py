@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, jsonify
+from flask_babel import gettext
 
 from ..game.text import clue_text
 from ..security import mark_private
@@ -22,5 +23,5 @@ def game(code: str):
 def seat(token: str):
     found_game, seat_number = seat_game(token)
     mark_private()
-    clues = [clue.to_json() | {"text": clue_text(clue)} for clue in found_game.seat_clues(seat_number)]
+    clues = [clue.to_json() | {"text": clue_text(clue, gettext)} for clue in found_game.seat_clues(seat_number)]
     return jsonify(code=found_game.code, seat=seat_number, clues=clues)

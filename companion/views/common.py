@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from flask import current_app, render_template, request, url_for
+from flask_babel import gettext
 
 from ..diagram import board_svg
 from ..game import Game, GameCodeError, load_game
 from ..game.hexgrid import hex_row_col
-from ..game.text import hex_label
+from ..game.text import code_error_text, hex_label, terrain_letter
 from ..network import lan_address, phone_base_url
 from ..tokens import seat_token
 
@@ -25,7 +26,7 @@ def game_or_404(code: str) -> Game:
     try:
         return load_game(code)
     except GameCodeError as exc:
-        raise GameNotFound(code, str(exc)) from None
+        raise GameNotFound(code, code_error_text(exc.reason, exc.params, gettext)) from None
 
 
 def render_game_not_found(error: GameNotFound):
@@ -55,13 +56,19 @@ def seat_url(base: str, code: str, seat: int) -> str:
 
 def hex_name(game: Game, index: int) -> str:
     row, col = hex_row_col(index)
-    return hex_label(row, col, game.board.cell(index)[0])
+    return hex_label(row, col, game.board.cell(index)[0], gettext)
 
 
 def setup_diagram(game: Game, **options) -> str:
     return board_svg(
         game.board,
-        title=f"Setup diagram for game {game.code}",
-        description="Six tiles in three rows of two. The numbered steps list every tile and structure in words.",
+        title=gettext("Setup diagram for game %(code)s", code=game.code),
+        description=gettext("Six tiles in three rows of two. The numbered steps list every tile and structure in words."),
+        letters=map_letters(),
         **options,
     )
+
+
+def map_letters() -> dict[str, str]:
+    """The terrain letters of the reader's language."""
+    return {terrain: terrain_letter(terrain, gettext) for terrain in ("forest", "desert", "swamp", "mountain", "water")}

@@ -8,11 +8,13 @@ from ..errors import error_response
 from ..forms import AgreeForm, NextGameForm, ShowClueForm
 from ..game import Game, NoHabitatLeft, next_game
 from ..game.table import REVEAL, UnknownStep, check_step
-from ..game.text import MODE_NAMES, clue_text, hint_text, seat_name
+from flask_babel import gettext
+
+from ..game.text import clue_text, hint_text, mode_name, no_habitat_left_text, seat_name
 from ..qr import qr_svg
 from ..security import mark_private
 from ..table_state import StepNotOpen, TableState, load_state, unlock
-from .common import GameNotFound, game_or_404, phone_base, render_game_not_found, seat_url, setup_diagram
+from .common import GameNotFound, game_or_404, map_letters, phone_base, render_game_not_found, seat_url, setup_diagram
 from .table import after_action, panel_response, render_panel, step_error, unlocked_content, wants_fragment
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -27,13 +29,14 @@ def _setup_page(game: Game, status: int = 200, **forms):
     seats = []
     for seat in range(1, game.players + 1):
         url = seat_url(base, game.code, seat)
-        seats.append({"number": seat, "name": seat_name(seat), "url": url, "qr": qr_svg(url)})
+        seats.append({"number": seat, "name": seat_name(seat, gettext), "url": url, "qr": qr_svg(url)})
     context = {
         "game": game,
-        "mode_name": MODE_NAMES[game.mode],
+        "mode_name": mode_name(game.mode, gettext),
         "diagram": setup_diagram(game),
-        "tile_steps": game.tile_steps(),
-        "structure_steps": game.structure_steps(),
+        "letters": map_letters(),
+        "tile_steps": game.tile_steps(gettext),
+        "structure_steps": game.structure_steps(gettext),
         "seats": seats,
         "phone_base": base,
         "phones_can_reach": reachable,
@@ -59,10 +62,11 @@ def print_view(code: str):
     return render_template(
         "game/print.html",
         game=game,
-        mode_name=MODE_NAMES[game.mode],
+        mode_name=mode_name(game.mode, gettext),
         diagram=setup_diagram(game),
-        tile_steps=game.tile_steps(),
-        structure_steps=game.structure_steps(),
+        letters=map_letters(),
+        tile_steps=game.tile_steps(gettext),
+        structure_steps=game.structure_steps(gettext),
     )
 
 
@@ -106,15 +110,18 @@ def unlock_step(code: str, step: str):
 def reveal(code: str):
     game = game_or_404(code)
     if REVEAL not in load_state(game).unlocked:
-        return error_response(403, "The table has not agreed to reveal the habitat yet. Agree on the game's page first.")
+        return error_response(403, gettext("The table has not agreed to reveal the habitat yet. Agree on the game's page first."))
     mark_private()
-    content = unlocked_content(game, REVEAL)
+    clues = [
+        {"name": seat_name(s, gettext), "texts": [clue_text(c, gettext) for c in game.seat_clues(s)]}
+        for s in range(1, game.players + 1)
+    ]
     return render_template(
         "game/reveal.html",
         game=game,
-        clues=content["clues"],
-        hint=hint_text(game.hint),
-        habitat=content["text"],
+        clues=clues,
+        hint=hint_text(game.hint, gettext),
+        habitat=unlocked_content(game, REVEAL)["text"],
         diagram=setup_diagram(game, habitat=game.habitat),
         next_form=NextGameForm(players=game.players),
     )
@@ -129,7 +136,7 @@ def next_one(code: str):
     try:
         following = next_game(game, form.players.data)
     except NoHabitatLeft as exc:
-        return _setup_page(game, 409, next_form=form, next_error=str(exc))
+        return _setup_page(game, 409, next_form=form, next_error=no_habitat_left_text(exc.used, gettext))
     return redirect(url_for("games.setup", code=following.code), 303)
 
 
@@ -148,7 +155,7 @@ def shared_clue(code: str):
         "game/shared_clue.html",
         game=game,
         seat=seat,
-        name=seat_name(seat),
+        name=seat_name(seat, gettext),
         form=ShowClueForm(seat=seat, confirmed="yes"),
-        texts=[clue_text(c) for c in game.seat_clues(seat)] if confirmed else None,
+        texts=[clue_text(c, gettext) for c in game.seat_clues(seat)] if confirmed else None,
     )

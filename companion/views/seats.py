@@ -8,11 +8,13 @@ from ..diagram import board_svg
 from ..game import Game
 from ..game.hexgrid import HEX_COUNT
 from ..game.table import UnknownStep
-from ..game.text import clue_text, seat_name
+from flask_babel import gettext
+
+from ..game.text import HEX_LABEL, clue_text, seat_name
 from ..security import mark_private
 from ..table_state import StepNotOpen, TableState, cast_vote, load_state, withdraw_vote
 from ..tokens import read_seat_token
-from .common import game_or_404, hex_name
+from .common import game_or_404, hex_name, map_letters
 from .table import after_action, panel_response, render_panel, step_error
 
 bp = Blueprint("seats", __name__, url_prefix="/s")
@@ -28,8 +30,14 @@ def seat_game(token: str) -> tuple[Game, int]:
 
 
 def _checked_hex() -> int | None:
-    value = request.args.get("check", "")
+    value = request.args.get("hex", "")
     return int(value) if value.isdigit() and int(value) < HEX_COUNT else None
+
+
+def hex_label_ids(game: Game, index: int) -> str:
+    """Ids of the page's hidden labels that name a hex: its row, its column, its terrain."""
+    row, col = divmod(index, 12)
+    return f"r{row + 1} c{col + 1} {game.board.cell(index)[0][0]}"
 
 
 def seat_panel(token: str, game: Game, seat: int, state: TableState | None = None) -> str:
@@ -55,21 +63,23 @@ def seat(token: str):
         check = {"name": hex_name(game, checked), "disc": bool(allowed >> checked & 1)}
     area_map = board_svg(
         game.board,
-        title="Your map: tap a hex to check it against your clue",
+        title=gettext("Your map: tap a hex to check it against your clue"),
+        letters=map_letters(),
         marked=allowed,
         selected=checked,
-        hex_href=lambda index: f"?check={index}",
-        hex_label=lambda index: hex_name(game, index),
+        hex_href=lambda index: f"?hex={index}",
+        hex_labelledby=lambda index: hex_label_ids(game, index),
         css_class="seat-map",
     )
     return render_template(
         "seat.html",
         game=game,
         seat=seat_number,
-        name=seat_name(seat_number),
-        clues=[clue_text(c) for c in game.seat_clues(seat_number)],
+        name=seat_name(seat_number, gettext),
+        clues=[clue_text(c, gettext) for c in game.seat_clues(seat_number)],
         area_map=area_map,
         check=check,
+        hex_name_template=gettext(HEX_LABEL),
         panel=seat_panel(token, game, seat_number),
     )
 

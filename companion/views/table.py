@@ -8,11 +8,12 @@ with X-Requested-With: fetch, and then get the new panel back.
 from __future__ import annotations
 
 from flask import make_response, redirect, render_template, request
+from flask_babel import gettext
 
 from ..errors import error_response
 from ..game import Game
 from ..game.table import HINT, REVEAL, STEPS, TILE_HINT, UnknownStep
-from ..game.text import clue_text, hint_text, seat_name, tile_hint_text
+from ..game.text import hint_text, seat_name, tile_hint_text
 from ..table_state import StepNotOpen, TableState
 from .common import hex_name
 
@@ -29,7 +30,7 @@ def step_views(game: Game, state: TableState, seat: int | None = None) -> list[d
         view = {
             "step": step,
             "unlocked": step in state.unlocked,
-            "voters": [seat_name(s) for s in voters],
+            "voters": [seat_name(s, gettext) for s in voters],
             "count": len(voters),
             "mine": seat in voters,
         }
@@ -41,16 +42,11 @@ def step_views(game: Game, state: TableState, seat: int | None = None) -> list[d
 
 def unlocked_content(game: Game, step: str) -> dict:
     if step == HINT:
-        return {"text": hint_text(game.hint)}
+        return {"text": hint_text(game.hint, gettext)}
     if step == TILE_HINT:
-        return {"text": tile_hint_text(*game.habitat_tile())}
+        return {"text": tile_hint_text(*game.habitat_tile(), gettext)}
     assert step == REVEAL
-    return {
-        "text": hex_name(game, game.habitat),
-        "clues": [
-            {"name": seat_name(s), "texts": [clue_text(c) for c in game.seat_clues(s)]} for s in range(1, game.players + 1)
-        ],
-    }
+    return {"text": hex_name(game, game.habitat)}
 
 
 def render_panel(game: Game, state: TableState, *, seat: int | None, poll_url: str, action, host_form=None):
@@ -97,6 +93,8 @@ def after_action(html_panel, page_url: str):
 
 def step_error(error: Exception):
     if isinstance(error, UnknownStep):
-        return error_response(400, f"There is no step “{error.step}”. A table can ask for: {', '.join(STEPS)}.")
+        return error_response(
+            400, gettext("There is no step “%(step)s”. A table can ask for: %(steps)s.", step=error.step, steps=", ".join(STEPS))
+        )
     assert isinstance(error, StepNotOpen)
-    return error_response(409, "Agree on the first hint before asking for the stronger one.")
+    return error_response(409, gettext("Agree on the first hint before asking for the stronger one."))

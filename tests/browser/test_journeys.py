@@ -54,15 +54,15 @@ def test_a_table_plays_a_game_on_its_phones(phone, second_phone, live_server, tm
 
     # Check a hex without reloading: the habitat always gets a disc.
     seat.evaluate("window.stillHere = true")
-    seat.locator(f"a[href='?check={game.habitat}']").tap()
+    seat.locator(f"a[href='?hex={game.habitat}']").tap()
     assert "Place a disc" in seat.locator("#check").inner_text()
     excluded, untouched = [h for h in range(108) if not game.allowed(2) >> h & 1][:2]
-    seat.locator(f"a[href='?check={excluded}']").tap()
+    seat.locator(f"a[href='?hex={excluded}']").tap()
     assert "Place a cube" in seat.locator("#check").inner_text()
     assert seat.evaluate("window.stillHere") is True
 
     # "My area" shades what the clue rules out, only when asked.
-    dimmed = seat.locator(f"a[href='?check={untouched}'] use")
+    dimmed = seat.locator(f"a[href='?hex={untouched}'] use")
     assert dimmed.evaluate("e => getComputedStyle(e).opacity") == "1"
     seat.get_by_label("Shade the hexes my clue rules out").check()
     assert float(dimmed.evaluate("e => getComputedStyle(e).opacity")) < 0.5
@@ -70,7 +70,7 @@ def test_a_table_plays_a_game_on_its_phones(phone, second_phone, live_server, tm
     # The host reveals the habitat at the end.
     phone.locator("#agree-reveal").get_by_label("All 3 players agree").check()
     phone.locator("#agree-reveal").get_by_role("button", name="Reveal the habitat").click()
-    phone.get_by_role("link", name="Show it on the map").click()
+    phone.get_by_role("link", name="See it on the map, with every clue").click()
     assert phone.locator("h1").inner_text() == "The habitat"
     assert phone.locator("svg.board circle.habitat").count() == 1
     for c in game.clues:
@@ -140,8 +140,8 @@ def test_checking_a_hex_works_without_javascript(browser, live_server):
     game = load_game(code)
     page.goto(f"{live_server}/games/{code}")
     page.goto(page.locator("a.seat-link").first.get_attribute("href"))
-    page.locator(f"a[href='?check={game.habitat}']").click()
-    assert f"check={game.habitat}" in page.url
+    page.locator(f"a[href='?hex={game.habitat}']").click()
+    assert f"hex={game.habitat}" in page.url
     assert "Place a disc" in page.locator("#check").inner_text()
     page.locator(".clue-box summary").click()
     assert page.locator(".clue-text").first.is_visible()

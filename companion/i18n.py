@@ -1,0 +1,79 @@
+"""Languages: every phone picks its own (cookie), the first visit follows the browser's Accept-Language.
+
+Gettext catalogs live in companion/translations/<lang>/LC_MESSAGES/messages.po (and the compiled .mo).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Blueprint, Flask, redirect, request, url_for
+from flask_babel import Babel, get_locale, gettext
+
+LANGUAGES = {
+    "en": "English",
+    "es": "Español",
+    "pt": "Português",
+    "fa": "فارسی",
+    "el": "Ελληνικά",
+    "fr": "Français",
+    "it": "Italiano",
+    "ja": "日本語",
+    "pl": "Polski",
+    "hu": "Magyar",
+    "de": "Deutsch",
+}
+RIGHT_TO_LEFT = {"fa"}
+COOKIE = "lang"
+COOKIE_MAX_AGE = 365 * 24 * 3600
+
+babel = Babel()
+bp = Blueprint("language", __name__)
+
+
+def select_locale() -> str:
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(list(LANGUAGES)) or "en"
+
+
+def current_language() -> str:
+    return str(get_locale() or "en")
+
+
+def _safe_next(target: str | None) -> str:
+    """Only paths on this site: never an open redirect."""
+    parts = urlsplit(target or "")
+    if not target or parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+        return url_for("home.index")
+    return target
+
+
+@bp.get("/language")
+def choose():
+    """Remember this phone's language and go back to the page it came from."""
+    language = request.args.get("lang", "")
+    response = redirect(_safe_next(request.args.get("next")), 303)
+    if language in LANGUAGES:
+        response.set_cookie(COOKIE, language, max_age=COOKIE_MAX_AGE, samesite="Lax", httponly=True)
+    return response
+
+
+def _template_context() -> dict:
+    language = current_language()
+    return {
+        "languages": LANGUAGES,
+        "lang": language,
+        "direction": "rtl" if language in RIGHT_TO_LEFT else "ltr",
+        "current_path": request.full_path.rstrip("?") if request else "/",
+    }
+
+
+def init_app(app: Flask) -> None:
+    babel.init_app(app, locale_selector=select_locale)
+    app.context_processor(_template_context)
+    app.register_blueprint(bp)
+
+
+__all__ = ["LANGUAGES", "RIGHT_TO_LEFT", "gettext", "init_app", "current_language"]
