@@ -74,21 +74,31 @@ def load_state(game: Game) -> TableState:
     return TableState(game.players, {s: frozenset(v) for s, v in votes.items()}, frozenset(unlocked))
 
 
+def _record_unlock(game: Game, step: str) -> None:
+    db.session.execute(_insert(Unlock).values(code=game.code, step=step).on_conflict_do_nothing())
+
+
 def _unlock_if_agreed(game: Game, step: str) -> None:
     count = db.session.scalar(select(func.count()).select_from(Vote).where(Vote.code == game.code, Vote.step == step))
     if count >= agreement_needed(game.players):
-        db.session.execute(_insert(Unlock).values(code=game.code, step=step).on_conflict_do_nothing())
+        _record_unlock(game, step)
     db.session.commit()
+
+
+def _state_for(game: Game, step: str) -> TableState:
+    """The table's state, after checking that `step` exists and is open or already unlocked."""
+    check_step(step)
+    state = load_state(game)
+    if step not in state.unlocked and not state.is_open(step):
+        raise StepNotOpen(step)
+    return state
 
 
 def cast_vote(game: Game, seat: int, step: str) -> TableState:
     """Seat asks for step. Voting twice counts once; voting for an unlocked step changes nothing."""
-    check_step(step)
-    state = load_state(game)
+    state = _state_for(game, step)
     if step in state.unlocked:
         return state
-    if not state.is_open(step):
-        raise StepNotOpen(step)
     _touch(game.code)
     db.session.execute(_insert(Vote).values(code=game.code, step=step, seat=seat).on_conflict_do_nothing())
     db.session.commit()
@@ -108,14 +118,11 @@ def withdraw_vote(game: Game, seat: int, step: str) -> TableState:
 
 def unlock(game: Game, step: str) -> TableState:
     """Unlock a step at once: the host screen's "the table agrees", for tables without phones."""
-    check_step(step)
-    state = load_state(game)
+    state = _state_for(game, step)
     if step in state.unlocked:
         return state
-    if not state.is_open(step):
-        raise StepNotOpen(step)
     _touch(game.code)
-    db.session.execute(_insert(Unlock).values(code=game.code, step=step).on_conflict_do_nothing())
+    _record_unlock(game, step)
     db.session.commit()
     return load_state(game)
 
