@@ -28,7 +28,15 @@ from .hexgrid import ALL_HEXES, HEX_COUNT, hex_row_col, hexes_of
 from .hints import HINT_WEIGHTS, open_categories
 from .rng import Stream
 from .search import ALL_CATEGORIES, MENTIONS, ClueSetSearch, transpose
-from .text import Translate, _same, clue_text, hint_text, no_habitat_left_text, structure_step_text, tile_step_text
+from .text import (
+    Translate,
+    clue_text,
+    hint_text,
+    no_habitat_left_text,
+    structure_step_text,
+    tile_step_text,
+    untranslated,
+)
 from .tiles import PIECES, TILE_NUMBERS, slot_origin
 
 VERSION = 1
@@ -106,11 +114,11 @@ class Game:
         placement = self.board.placement_of(self.habitat)
         return placement.tile, placement.slot
 
-    def tile_steps(self, gettext: Translate = _same) -> list[str]:
+    def tile_steps(self, gettext: Translate = untranslated) -> list[str]:
         """One sentence per slot: which tile goes there and which way round."""
         return [tile_step_text(t.slot, t.tile, t.rotated, gettext) for t in self.board.tiles]
 
-    def structure_steps(self, gettext: Translate = _same) -> list[str]:
+    def structure_steps(self, gettext: Translate = untranslated) -> list[str]:
         """One sentence per structure: the tile it stands on and the hex counted on that tile as it lies."""
         steps = []
         for s in self.board.structures:
@@ -207,7 +215,7 @@ class MapPlan:
         return len(self.habitats(MIN_HABITATS)) >= MIN_HABITATS
 
     def game(self, game_id: GameId) -> Game:
-        """Game `game_id.number` on this map for `game_id.players` players (steps 3 of the procedure)."""
+        """Game `game_id.number` on this map for `game_id.players` players (step 3 of the procedure)."""
         found = self.habitats(game_id.number + 1)
         if len(found) <= game_id.number:
             raise GameCodeError("no_such_game", available=len(found), number=game_id.number + 1)

@@ -18,7 +18,8 @@ def N_(text: str) -> str:
     return text
 
 
-def _same(text: str) -> str:
+def untranslated(text: str) -> str:
+    """The English text itself: the default `gettext` of every function here."""
     return text
 
 
@@ -142,62 +143,62 @@ SEAT_NAME = N_("Player {seat}")
 TILE_HINT = N_("The habitat is on tile {tile} ({slot}).")
 
 
-def clue_text(clue, gettext: Translate = _same) -> str:
+def clue_text(clue, gettext: Translate = untranslated) -> str:
     """The sentence a player reads: 'The habitat is (not) ...'."""
     return gettext(CLUE_TEXTS[clue.id])
 
 
-def hint_text(category: str, gettext: Translate = _same) -> str:
+def hint_text(category: str, gettext: Translate = untranslated) -> str:
     return gettext(HINT_TEXTS[category])
 
 
-def code_error_text(reason: str, params: dict, gettext: Translate = _same) -> str:
+def code_error_text(reason: str, params: dict, gettext: Translate = untranslated) -> str:
     return gettext(CODE_ERRORS[reason]).format(**params)
 
 
-def no_habitat_left_text(used: int, gettext: Translate = _same) -> str:
+def no_habitat_left_text(used: int, gettext: Translate = untranslated) -> str:
     return gettext(NO_HABITAT_LEFT).format(used=used)
 
 
-def structure_name(kind: str, color: str, gettext: Translate = _same) -> str:
+def structure_name(kind: str, color: str, gettext: Translate = untranslated) -> str:
     return gettext(STRUCTURE_NAMES[(kind, color)])
 
 
-def slot_name(slot: int, gettext: Translate = _same) -> str:
+def slot_name(slot: int, gettext: Translate = untranslated) -> str:
     return gettext(SLOT_NAMES[slot])
 
 
-def tile_step_text(slot: int, tile: int, rotated: bool, gettext: Translate = _same) -> str:
+def tile_step_text(slot: int, tile: int, rotated: bool, gettext: Translate = untranslated) -> str:
     """How to lay one tile, e.g. 'top left: tile 3, upright (its number at the top left).'"""
     template = TILE_TURNED if rotated else TILE_UPRIGHT
     return _capitalized(gettext(template).format(slot=slot_name(slot, gettext), tile=tile))
 
 
-def structure_step_text(kind: str, color: str, slot: int, tile: int, row: int, col: int, gettext: Translate = _same) -> str:
+def structure_step_text(kind: str, color: str, slot: int, tile: int, row: int, col: int, gettext: Translate = untranslated) -> str:
     """Where one structure stands, counted on the tile as it lies (row and hex 1-based from its top left)."""
     return gettext(STRUCTURE_STEP).format(
         structure=structure_name(kind, color, gettext), tile=tile, slot=slot_name(slot, gettext), row=row, col=col
     )
 
 
-def hex_label(row: int, col: int, terrain: str, gettext: Translate = _same) -> str:
+def hex_label(row: int, col: int, terrain: str, gettext: Translate = untranslated) -> str:
     """A hex as a player reads it: 1-based board row and column, and its terrain."""
     return gettext(HEX_LABEL).format(row=row + 1, col=col + 1, terrain=gettext(TERRAIN_NAMES[terrain]))
 
 
-def terrain_letter(terrain: str, gettext: Translate = _same) -> str:
+def terrain_letter(terrain: str, gettext: Translate = untranslated) -> str:
     return gettext(TERRAIN_LETTERS[terrain]).split(" ", 1)[0]
 
 
-def seat_name(seat: int, gettext: Translate = _same) -> str:
+def seat_name(seat: int, gettext: Translate = untranslated) -> str:
     return gettext(SEAT_NAME).format(seat=seat)
 
 
-def mode_name(mode: str, gettext: Translate = _same) -> str:
+def mode_name(mode: str, gettext: Translate = untranslated) -> str:
     return gettext(MODE_NAMES[mode])
 
 
-def tile_hint_text(tile: int, slot: int, gettext: Translate = _same) -> str:
+def tile_hint_text(tile: int, slot: int, gettext: Translate = untranslated) -> str:
     """The stronger hint: which physical tile the habitat is on."""
     return gettext(TILE_HINT).format(tile=tile, slot=slot_name(slot, gettext))
 
