@@ -8,7 +8,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, redirect, request, url_for
-from flask_babel import Babel, get_locale, gettext
+from flask_babel import Babel, get_locale
 
 LANGUAGES = {
     "en": "English",
@@ -75,5 +75,3 @@ def init_app(app: Flask) -> None:
     app.context_processor(_template_context)
     app.register_blueprint(bp)
 
-
-__all__ = ["LANGUAGES", "RIGHT_TO_LEFT", "gettext", "init_app", "current_language"]

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-from flask import current_app, render_template, request, url_for
+from urllib.parse import urlsplit
+
+from flask import current_app, jsonify, render_template, request, url_for
 from flask_babel import gettext
 
 from ..diagram import board_svg
+from ..errors import wants_json
+from ..forms import LoadCodeForm
 from ..game import Game, GameCodeError, load_game
 from ..game.hexgrid import hex_row_col
-from ..game.text import code_error_text, hex_label, terrain_letter
-from ..network import lan_address, phone_base_url
+from ..game.text import code_error_text, hex_label, mode_name, terrain_letter
+from ..game.tiles import TERRAINS
+from ..network import is_local_host, lan_address, phone_base_url
 from ..tokens import seat_token
 
 
@@ -30,12 +35,7 @@ def game_or_404(code: str) -> Game:
 
 
 def render_game_not_found(error: GameNotFound):
-    from ..errors import wants_json
-    from ..forms import LoadCodeForm
-
     if wants_json():
-        from flask import jsonify
-
         return jsonify(error=error.message, status=400), 400
     form = LoadCodeForm(data={"code": error.code})
     return render_template("error.html", status=404, message=error.message, load_form=form), 404
@@ -46,8 +46,7 @@ def phone_base() -> tuple[str, bool]:
     configured = current_app.config.get("PUBLIC_URL")
     lan = None if configured else lan_address()
     base = phone_base_url(request.host_url, configured, lan)
-    reachable = bool(configured) or "localhost" not in base and "127.0.0.1" not in base and "[::1]" not in base
-    return base, reachable
+    return base, bool(configured) or not is_local_host(urlsplit(base).netloc)
 
 
 def seat_url(base: str, code: str, seat: int) -> str:
@@ -57,6 +56,17 @@ def seat_url(base: str, code: str, seat: int) -> str:
 def hex_name(game: Game, index: int) -> str:
     row, col = hex_row_col(index)
     return hex_label(row, col, game.board.cell(index)[0], gettext)
+
+
+def board_context(game: Game) -> dict:
+    """What every page that shows how to lay out the board needs: mode, diagram, key letters and steps."""
+    return {
+        "mode_name": mode_name(game.mode, gettext),
+        "diagram": setup_diagram(game),
+        "letters": map_letters(),
+        "tile_steps": game.tile_steps(gettext),
+        "structure_steps": game.structure_steps(gettext),
+    }
 
 
 def setup_diagram(game: Game, **options) -> str:
@@ -71,4 +81,4 @@ def setup_diagram(game: Game, **options) -> str:
 
 def map_letters() -> dict[str, str]:
     """The terrain letters of the reader's language."""
-    return {terrain: terrain_letter(terrain, gettext) for terrain in ("forest", "desert", "swamp", "mountain", "water")}
+    return {terrain: terrain_letter(terrain, gettext) for terrain in TERRAINS}

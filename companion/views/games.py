@@ -3,18 +3,25 @@
 from __future__ import annotations
 
 from flask import Blueprint, Flask, redirect, render_template, url_for
+from flask_babel import gettext
 
 from ..errors import error_response
 from ..forms import AgreeForm, NextGameForm, ShowClueForm
 from ..game import Game, NoHabitatLeft, next_game
 from ..game.table import REVEAL, UnknownStep, check_step
-from flask_babel import gettext
-
-from ..game.text import clue_text, hint_text, mode_name, no_habitat_left_text, seat_name
+from ..game.text import clue_text, hint_text, no_habitat_left_text, seat_name
 from ..qr import qr_svg
 from ..security import mark_private
 from ..table_state import StepNotOpen, TableState, load_state, unlock
-from .common import GameNotFound, game_or_404, map_letters, phone_base, render_game_not_found, seat_url, setup_diagram
+from .common import (
+    GameNotFound,
+    board_context,
+    game_or_404,
+    phone_base,
+    render_game_not_found,
+    seat_url,
+    setup_diagram,
+)
 from .table import after_action, panel_response, render_panel, step_error, unlocked_content, wants_fragment
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -32,11 +39,7 @@ def _setup_page(game: Game, status: int = 200, **forms):
         seats.append({"number": seat, "name": seat_name(seat, gettext), "url": url, "qr": qr_svg(url)})
     context = {
         "game": game,
-        "mode_name": mode_name(game.mode, gettext),
-        "diagram": setup_diagram(game),
-        "letters": map_letters(),
-        "tile_steps": game.tile_steps(gettext),
-        "structure_steps": game.structure_steps(gettext),
+        **board_context(game),
         "seats": seats,
         "phone_base": base,
         "phones_can_reach": reachable,
@@ -59,15 +62,7 @@ def setup(code: str):
 @bp.get("/<code>/print")
 def print_view(code: str):
     game = game_or_404(code)
-    return render_template(
-        "game/print.html",
-        game=game,
-        mode_name=mode_name(game.mode, gettext),
-        diagram=setup_diagram(game),
-        letters=map_letters(),
-        tile_steps=game.tile_steps(gettext),
-        structure_steps=game.structure_steps(gettext),
-    )
+    return render_template("game/print.html", game=game, **board_context(game))
 
 
 def host_panel(game: Game, state: TableState | None = None, agree_forms: dict | None = None) -> str:

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request, url_for
+from flask_babel import gettext
 
 from ..diagram import board_svg
 from ..game import Game
-from ..game.hexgrid import HEX_COUNT
+from ..game.hexgrid import HEX_COUNT, hex_row_col
 from ..game.table import UnknownStep
-from flask_babel import gettext
-
 from ..game.text import HEX_LABEL, clue_text, seat_name
 from ..security import mark_private
 from ..table_state import StepNotOpen, TableState, cast_vote, load_state, withdraw_vote
@@ -36,7 +35,7 @@ def _checked_hex() -> int | None:
 
 def hex_label_ids(game: Game, index: int) -> str:
     """Ids of the page's hidden labels that name a hex: its row, its column, its terrain."""
-    row, col = divmod(index, 12)
+    row, col = hex_row_col(index)
     return f"r{row + 1} c{col + 1} {game.board.cell(index)[0][0]}"
 
 
