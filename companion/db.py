@@ -8,9 +8,7 @@ from __future__ import annotations
 import os
 from datetime import datetime, timezone
 
-import click
-from flask import Flask, current_app
-from flask.cli import with_appcontext
+from flask import Flask
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import DateTime, ForeignKey, Integer, String, UniqueConstraint, event
 from sqlalchemy.engine import Engine
@@ -79,21 +77,9 @@ def _sqlite_pragmas(connection, record) -> None:
         cursor.close()
 
 
-@click.command("purge")
-@with_appcontext
-@click.option("--days", type=int, default=None, help="idle days before a game's decisions are deleted")
-def purge_command(days: int | None) -> None:
-    """Delete the votes and unlocks of games idle for longer than PURGE_AFTER_DAYS."""
-    from .table_state import purge_idle
-
-    removed = purge_idle(days if days is not None else current_app.config["PURGE_AFTER_DAYS"])
-    click.echo(f"Purged {removed} idle game(s).")
-
-
 def init_app(app: Flask) -> None:
     app.config.setdefault("SQLALCHEMY_DATABASE_URI", database_url(app))
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True})
     db.init_app(app)
     with app.app_context():
         Base.metadata.create_all(db.engine)
-    app.cli.add_command(purge_command)

@@ -14,7 +14,7 @@ from typing import Callable
 from .game.board import Board
 from .game.hexgrid import COLS, HEX_COUNT, ROWS, hex_row_col
 from .game.text import terrain_letter
-from .game.tiles import TILE_COLS, TILE_ROWS, number_hex
+from .game.tiles import ANIMALS, number_hex, slot_of
 
 SIZE = 10.0  # hex radius in SVG units
 _HALF_HEIGHT = SIZE * math.sqrt(3) / 2
@@ -83,11 +83,6 @@ def _chain(segments: list[tuple[Point, Point]]) -> str:
     return "".join(data)
 
 
-def _slot_of(index: int) -> int:
-    row, col = hex_row_col(index)
-    return (row // TILE_ROWS) * 2 + col // TILE_COLS
-
-
 def _polygon(x: float, y: float, radius: float, sides: int, start_degrees: float) -> str:
     points = []
     for k in range(sides):
@@ -153,16 +148,16 @@ def board_svg(
             parts.append(shape)
     borders = []
     for index in range(HEX_COUNT):
-        slot = _slot_of(index)
-        borders += _edges(index, lambda n, slot=slot: n is None or _slot_of(n) != slot)
+        slot = slot_of(index)
+        borders += _edges(index, lambda n, slot=slot: n is None or slot_of(n) != slot)
     parts.append(f'<path class="tile-border" d="{_chain(borders)}"/>')
-    for animal, css in (("bear", "bear"), ("cougar", "cougar")):
+    for animal in ANIMALS:
         mask = regions[animal]
         segments = []
         for index in range(HEX_COUNT):
             if mask >> index & 1:
                 segments += _edges(index, lambda n, mask=mask: n is None or not mask >> n & 1)
-        parts.append(f'<path class="{css}" d="{_chain(segments)}"/>')
+        parts.append(f'<path class="{animal}" d="{_chain(segments)}"/>')
     for placement in board.tiles:
         row, col = number_hex(placement.slot, placement.rotated)
         x, y = hex_center(row * COLS + col)

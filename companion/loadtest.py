@@ -10,7 +10,6 @@ Everything is bounded: a fixed number of clients for a fixed time.
 from __future__ import annotations
 
 import http.client
-import ipaddress
 import os
 import random
 import re
@@ -23,6 +22,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 from urllib.parse import urlencode, urlsplit
+
+from .network import is_local_host
 
 POLL_SECONDS = 3.0
 STEPS = ("hint", "tile", "reveal")
@@ -169,14 +170,9 @@ def _start_server() -> tuple[subprocess.Popen, str]:
 
 def _loopback(url: str) -> tuple[str, int]:
     parts = urlsplit(url)
-    host = parts.hostname or ""
-    try:
-        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = False
-    if not loopback or parts.scheme != "http":
+    if not is_local_host(parts.netloc) or parts.scheme != "http":
         raise SystemExit(f"refusing {url}: the load test only targets http:// on this machine (127.0.0.1, ::1)")
-    return host, parts.port or 80
+    return parts.hostname, parts.port or 80
 
 
 def run_load(tables: int = 40, phones: int = 5, seconds: float = 60, url: str | None = None) -> dict:

@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import update
 
 from companion.app import create_app
+from companion.cli import main
 from companion.db import Base, TableRecord, db, utcnow
 from companion.game import load_game
 from companion.game.table import UnknownStep, agreement_needed
@@ -176,9 +177,10 @@ def test_idle_games_are_purged(app):
         assert load_state(busy).voters("hint") == {1}
 
 
-def test_purge_command(app):
-    result = app.test_cli_runner().invoke(args=["purge", "--days", "0"])
-    assert result.exit_code == 0 and "Purged" in result.output
+def test_purge_command(app, database_url, monkeypatch, capsys):
+    monkeypatch.setenv("DATABASE_URL", database_url)
+    assert main(["purge", "--days", "0"]) == 0
+    assert "Purged" in capsys.readouterr().out
 
 
 def test_default_database_lives_in_the_instance_folder(tmp_path, monkeypatch):

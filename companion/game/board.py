@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from .hexgrid import COLS, ROWS, hex_index, hex_row_col
-from .tiles import ANIMALS, PIECES, SLOT_COUNT, TERRAINS, TILE_NUMBERS, tile_cell, slot_origin, TILE_COLS, TILE_ROWS
+from .tiles import ANIMALS, PIECES, SLOT_COUNT, TERRAINS, TILE_NUMBERS, slot_of, slot_origin, tile_cell
 
 STANDING_STONE = "standing_stone"
 ABANDONED_SHACK = "abandoned_shack"
@@ -135,7 +135,7 @@ class Board:
     def cell(self, index: int) -> tuple[str, str | None]:
         """(terrain, animal or None) shown at a board hex."""
         row, col = hex_row_col(index)
-        placement = self.tiles[(row // TILE_ROWS) * 2 + col // TILE_COLS]
+        placement = self.placement_of(index)
         origin_row, origin_col = slot_origin(placement.slot)
         return tile_cell(placement.tile, placement.rotated, row - origin_row, col - origin_col)
 
@@ -144,7 +144,6 @@ class Board:
 
     def placement_of(self, index: int) -> TilePlacement:
         """The tile placement covering a board hex."""
-        row, col = hex_row_col(index)
-        return self.tiles[(row // TILE_ROWS) * 2 + col // TILE_COLS]
+        return self.tiles[slot_of(index)]
 
 

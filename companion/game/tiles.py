@@ -54,6 +54,12 @@ def slot_origin(slot: int) -> tuple[int, int]:
     return TILE_ROWS * (slot // 2), TILE_COLS * (slot % 2)
 
 
+def slot_of(index: int) -> int:
+    """The slot (0-5) whose tile covers a board hex."""
+    row, col = divmod(index, COLS)
+    return (row // TILE_ROWS) * 2 + col // TILE_COLS
+
+
 def number_hex(slot: int, rotated: bool) -> tuple[int, int]:
     """Board (row, col) where the tile's printed number ends up: top-left upright, bottom-right turned."""
     row, col = slot_origin(slot)
