@@ -128,7 +128,6 @@ CODE_ERRORS = {
     "unknown_version": N_(
         "This code comes from a newer version of the companion (generator {version}). Update the app to load it."
     ),
-    "bad_players": N_("This code names {players} players; Cryptid is played by 2 to 5."),
     "no_such_game": N_("This map has no game {number}: its last game is game {available}. Start a new map."),
 }
 
