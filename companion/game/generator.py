@@ -246,7 +246,7 @@ def _negation_targets(stream: Stream, mode: str, size: int) -> list[int | None]:
 
 
 def three_clue_habitats(usable: list[tuple[int, int]]) -> frozenset[int]:
-    """Every hex that some valid 3-clue set pins down (the same sets find_clue_set accepts)."""
+    """Every hex that some valid 3-clue set pins down (the same sets ClueSetSearch accepts)."""
     found: set[int] = set()
     count = len(usable)
     for a in range(count):

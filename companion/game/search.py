@@ -123,9 +123,3 @@ def transpose(masks: list[int]) -> list[int]:
     columns.reverse()
     return columns
 
-
-def find_clue_set(
-    candidates: list[tuple[int, int]], habitat: int, size: int, negated: int | None = None
-) -> tuple[int, ...] | None:
-    """First valid set of `size` clue indices for a habitat (see ClueSetSearch), or None when none exists."""
-    return ClueSetSearch.for_candidates(candidates, habitat).find(size, negated)
