@@ -5,8 +5,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from .game import ADVANCED, NORMAL, GameId, NoHabitatLeft, new_game, next_game
-from .game.generator import MapPlan
+from .cryptid import ADVANCED, NORMAL, GameId, NoHabitatLeft, new_game, next_game
+from .cryptid.generator import MapPlan
 
 
 def _percentile(sorted_values: list[float], fraction: float) -> float:

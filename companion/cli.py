@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 
-from .game import ADVANCED, NORMAL, Game, GameCodeError, NoHabitatLeft, load_game, new_game, next_game
-from .game.text import clue_text, hint_text, mode_name
+from .cryptid import ADVANCED, NORMAL, Game, GameCodeError, NoHabitatLeft, load_game, new_game, next_game
+from .cryptid.text import clue_text, hint_text, mode_name
 
 PLAYER_CHOICES = (2, 3, 4, 5)
 

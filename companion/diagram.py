@@ -11,10 +11,10 @@ import math
 from html import escape
 from typing import Callable
 
-from .game.board import Board
-from .game.hexgrid import COLS, HEX_COUNT, ROWS, hex_row_col
-from .game.text import terrain_letter
-from .game.tiles import ANIMALS, number_hex, slot_of
+from .cryptid.board import Board
+from .cryptid.hexgrid import COLS, HEX_COUNT, ROWS, hex_row_col
+from .cryptid.text import terrain_letter
+from .cryptid.tiles import ANIMALS, number_hex, slot_of
 
 SIZE = 10.0  # hex radius in SVG units
 _HALF_HEIGHT = SIZE * math.sqrt(3) / 2

@@ -9,8 +9,8 @@ from wtforms.validators import DataRequired, InputRequired, NumberRange, Validat
 
 from flask_babel import gettext, lazy_gettext as _l
 
-from .game import GameCodeError, NoHabitatLeft, load_game
-from .game.text import code_error_text, no_habitat_left_text
+from .cryptid import GameCodeError, NoHabitatLeft, load_game
+from .cryptid.text import code_error_text, no_habitat_left_text
 
 PLAYER_CHOICES = [SelectChoice(2, _l("2 (variant: two clues each)")), SelectChoice(3, "3"), SelectChoice(4, "4"), SelectChoice(5, "5")]
 

@@ -21,8 +21,8 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from .db import TableRecord, Unlock, Vote, db, utcnow
-from .game import Game
-from .game.table import agreement_needed, check_step, step_open
+from .cryptid import Game
+from .cryptid.table import agreement_needed, check_step, step_open
 
 
 class StepNotOpen(ValueError):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import current_app
 from itsdangerous import BadSignature, Signer
 
-from .game import GameCodeError, GameId
-from .game.codes import normalize_code
+from .cryptid import GameCodeError, GameId
+from .cryptid.codes import normalize_code
 
 _SALT = "cryptid-seat-v1"
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from companion.game import Game
-from companion.game.clues import clue_areas
-from companion.game.hexgrid import ALL_HEXES
-from companion.game.hints import mentions
+from companion.cryptid import Game
+from companion.cryptid.clues import clue_areas
+from companion.cryptid.hexgrid import ALL_HEXES
+from companion.cryptid.hints import mentions
 
 
 def intersection(masks) -> int:

@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.game import Board, MapCodeError
-from companion.game.hexgrid import hex_index
+from companion.cryptid import Board, MapCodeError
+from companion.cryptid.hexgrid import hex_index
 
 OFFICIAL = Path(__file__).parent / "data" / "official-setups.jsonl"
 

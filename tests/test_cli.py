@@ -5,7 +5,7 @@ import sys
 import pytest
 
 from companion.cli import main
-from companion.game import load_game
+from companion.cryptid import load_game
 
 
 

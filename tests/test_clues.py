@@ -1,8 +1,8 @@
 import pytest
 
-from companion.game import CLUES, Board, Clue, clue_areas
-from companion.game.clues import ClueError, clues_for_mode
-from companion.game.text import clue_text
+from companion.cryptid import CLUES, Board, Clue, clue_areas
+from companion.cryptid.clues import ClueError, clues_for_mode
+from companion.cryptid.text import clue_text
 
 
 def test_clue_counts_per_mode():

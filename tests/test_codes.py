@@ -1,8 +1,8 @@
 import pytest
 
-from companion.game import GameCodeError, GameId
-from companion.game.codes import ALPHABET, GAME_LIMIT, SEED_LIMIT, normalize_code
-from companion.game.generator import KNOWN_VERSIONS
+from companion.cryptid import GameCodeError, GameId
+from companion.cryptid.codes import ALPHABET, GAME_LIMIT, SEED_LIMIT, normalize_code
+from companion.cryptid.generator import KNOWN_VERSIONS
 
 ANCHORS = [
     GameId(1, "normal", 2, 0, 0),

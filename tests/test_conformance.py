@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.game import Board, Clue, clue_areas
-from companion.game.hexgrid import hex_index
+from companion.cryptid import Board, Clue, clue_areas
+from companion.cryptid.hexgrid import hex_index
 
 from .rules import intersection
 

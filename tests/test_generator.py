@@ -5,9 +5,9 @@ import sys
 
 import pytest
 
-from companion.game import GameCodeError, GameId, NoHabitatLeft, load_game, new_game, next_game
-from companion.game.generator import MIN_HABITATS, MapPlan, map_board
-from companion.game.rng import Stream
+from companion.cryptid import GameCodeError, GameId, NoHabitatLeft, load_game, new_game, next_game
+from companion.cryptid.generator import MIN_HABITATS, MapPlan, map_board
+from companion.cryptid.rng import Stream
 
 from .rules import setup_problems
 
@@ -98,7 +98,7 @@ def test_new_codes_differ_between_calls():
 def test_games_do_not_depend_on_the_hash_seed():
     codes = [new_game(p, m, Stream("hashseed", p, m)).code for p in (2, 5) for m in ("normal", "advanced")]
     script = (
-        "import json, sys; from companion.game import load_game; "
+        "import json, sys; from companion.cryptid import load_game; "
         "print(json.dumps([load_game(c).to_json(reveal=True) for c in sys.argv[1:]]))"
     )
     outputs = set()

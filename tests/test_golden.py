@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.game import load_game
+from companion.cryptid import load_game
 
 GOLDEN = [json.loads(line) for line in (Path(__file__).parent / "data" / "golden.jsonl").read_text().splitlines()]
 

@@ -2,11 +2,11 @@ import collections
 
 import pytest
 
-from companion.game.hexgrid import (
+from companion.cryptid.hexgrid import (
     ALL_HEXES, COLS, DISTANCE, HEX_COUNT, NEIGHBOURS, ROWS, WITHIN, cube, hex_index, hex_row_col, hexes_of, mask_of,
     within,
 )
-from companion.game.tiles import TILE_CELLS, number_hex, slot_origin, tile_cell
+from companion.cryptid.tiles import TILE_CELLS, number_hex, slot_origin, tile_cell
 
 
 def test_board_size():

@@ -12,8 +12,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from companion.game import CLUES, load_game
-from companion.game.text import CLUE_TEXTS
+from companion.cryptid import CLUES, load_game
+from companion.cryptid.text import CLUE_TEXTS
 from companion.i18n import LANGUAGES, RIGHT_TO_LEFT
 
 from .test_golden import GOLDEN

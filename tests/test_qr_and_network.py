@@ -6,8 +6,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from companion.app import create_app
-from companion.game import load_game
-from companion.game.text import clue_text
+from companion.cryptid import load_game
+from companion.cryptid.text import clue_text
 from companion.network import is_local_host, lan_address, phone_base_url
 from companion.tokens import read_seat_token
 

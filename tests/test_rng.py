@@ -1,6 +1,6 @@
 import pytest
 
-from companion.game.rng import Stream
+from companion.cryptid.rng import Stream
 
 
 def test_stream_is_pinned():

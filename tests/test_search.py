@@ -4,11 +4,11 @@ import itertools
 
 import pytest
 
-from companion.game.generator import MapPlan, three_clue_habitats
-from companion.game.rng import Stream
-from companion.game.search import ClueSetSearch
-from companion.game.clues import CLUES
-from companion.game.hints import open_categories
+from companion.cryptid.generator import MapPlan, three_clue_habitats
+from companion.cryptid.rng import Stream
+from companion.cryptid.search import ClueSetSearch
+from companion.cryptid.clues import CLUES
+from companion.cryptid.hints import open_categories
 
 from .rules import intersection
 

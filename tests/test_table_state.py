@@ -12,8 +12,8 @@ from sqlalchemy import update
 from companion.app import create_app
 from companion.cli import main
 from companion.db import Base, TableRecord, db, utcnow
-from companion.game import load_game
-from companion.game.table import UnknownStep, agreement_needed
+from companion.cryptid import load_game
+from companion.cryptid.table import UnknownStep, agreement_needed
 from companion.table_state import StepNotOpen, cast_vote, load_state, purge_idle, unlock, withdraw_vote
 
 from .test_golden import GOLDEN

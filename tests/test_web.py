@@ -4,10 +4,10 @@ import re
 
 import pytest
 
-from companion.game import load_game, next_game, NoHabitatLeft
-from companion.game.rng import Stream
-from companion.game import new_game
-from companion.game.text import clue_text, hint_text
+from companion.cryptid import load_game, next_game, NoHabitatLeft
+from companion.cryptid.rng import Stream
+from companion.cryptid import new_game
+from companion.cryptid.text import clue_text, hint_text
 
 from companion.i18n import LANGUAGES
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify
 from flask_babel import gettext
 
-from ..game.text import clue_text
+from ..cryptid.text import clue_text
 from ..security import mark_private
 from .common import game_or_404
 from .seats import seat_game

@@ -10,10 +10,10 @@ from flask_babel import gettext
 from ..diagram import board_svg
 from ..errors import wants_json
 from ..forms import LoadCodeForm
-from ..game import Game, GameCodeError, load_game
-from ..game.hexgrid import hex_row_col
-from ..game.text import code_error_text, hex_label, mode_name, terrain_letter
-from ..game.tiles import TERRAINS
+from ..cryptid import Game, GameCodeError, load_game
+from ..cryptid.hexgrid import hex_row_col
+from ..cryptid.text import code_error_text, hex_label, mode_name, terrain_letter
+from ..cryptid.tiles import TERRAINS
 from ..network import is_local_host, lan_address, phone_base_url
 from ..tokens import seat_token
 

@@ -7,9 +7,9 @@ from flask_babel import gettext
 
 from ..errors import error_response
 from ..forms import AgreeForm, NextGameForm, ShowClueForm
-from ..game import Game, NoHabitatLeft, next_game
-from ..game.table import REVEAL, UnknownStep, check_step
-from ..game.text import clue_text, hint_text, no_habitat_left_text, seat_name
+from ..cryptid import Game, NoHabitatLeft, next_game
+from ..cryptid.table import REVEAL, UnknownStep, check_step
+from ..cryptid.text import clue_text, hint_text, no_habitat_left_text, seat_name
 from ..qr import qr_svg
 from ..security import mark_private
 from ..table_state import StepNotOpen, TableState, load_state, unlock

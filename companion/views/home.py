@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from ..forms import LoadCodeForm, NewGameForm
-from ..game import ADVANCED, NORMAL, new_game
+from ..cryptid import ADVANCED, NORMAL, new_game
 
 bp = Blueprint("home", __name__)
 

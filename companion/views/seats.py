@@ -6,10 +6,10 @@ from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import gettext
 
 from ..diagram import board_svg
-from ..game import Game
-from ..game.hexgrid import HEX_COUNT, hex_row_col
-from ..game.table import UnknownStep
-from ..game.text import HEX_LABEL, clue_text, seat_name
+from ..cryptid import Game
+from ..cryptid.hexgrid import HEX_COUNT, hex_row_col
+from ..cryptid.table import UnknownStep
+from ..cryptid.text import HEX_LABEL, clue_text, seat_name
 from ..security import mark_private
 from ..table_state import StepNotOpen, TableState, cast_vote, load_state, withdraw_vote
 from ..tokens import read_seat_token

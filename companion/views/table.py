@@ -11,9 +11,9 @@ from flask import make_response, redirect, render_template, request
 from flask_babel import gettext
 
 from ..errors import error_response
-from ..game import Game
-from ..game.table import HINT, REVEAL, STEPS, TILE_HINT, UnknownStep
-from ..game.text import hint_text, seat_name, tile_hint_text
+from ..cryptid import Game
+from ..cryptid.table import HINT, REVEAL, STEPS, TILE_HINT, UnknownStep
+from ..cryptid.text import hint_text, seat_name, tile_hint_text
 from ..table_state import StepNotOpen, TableState
 from .common import hex_name
 

@@ -9,8 +9,8 @@ import pytest
 import zxingcpp
 from PIL import Image
 
-from companion.game import load_game
-from companion.game.text import clue_text, hint_text
+from companion.cryptid import load_game
+from companion.cryptid.text import clue_text, hint_text
 
 from ..test_golden import GOLDEN
 
