@@ -17,7 +17,7 @@ from companion.cryptid.text import CLUE_TEXTS
 from companion.i18n import LANGUAGES, RIGHT_TO_LEFT
 
 from .test_golden import GOLDEN
-from .test_web import seat_links
+from .test_web import seats_of
 
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "companion" / "translations"
 TEMPLATE = read_po(open(TRANSLATIONS / "messages.pot", "rb"))
@@ -98,7 +98,7 @@ def test_every_language_has_a_catalog_and_only_those():
 def test_each_seat_page_speaks_its_phones_language(client, language):
     code = GOLDEN[-2]["code"]  # advanced, 5 players
     game = load_game(code)
-    links = seat_links(client.get(f"/games/{code}").get_data(as_text=True))
+    links = seats_of(client, code)
     client.set_cookie("lang", language)
     translations = catalog(language) if language != "en" else None
     for seat in (1, 3):
