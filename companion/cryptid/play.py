@@ -206,7 +206,7 @@ _JSON_KEYS = {
 class LogEntry(NamedTuple):
     """One line of the log (PLAY.md section 8); `placed` says whether a piece went on the board with it.
 
-    A named tuple rather than a frozen dataclass: a long game's log is rebuilt on every fold, and tuples are
+    A named tuple rather than a frozen dataclass: folding a long game makes hundreds of entries, and tuples are
     four times quicker to make.
     """
 
