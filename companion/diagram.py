@@ -103,6 +103,7 @@ def board_svg(
     hex_labelledby: Callable[[int], str] | None = None,
     letters: dict[str, str] | None = None,
     css_class: str = "board",
+    overlay: str = "",
 ) -> str:
     """An accessible SVG of the board.
 
@@ -111,6 +112,7 @@ def board_svg(
     hex_href / hex_labelledby: make every hex a link, named by the ids of label elements the page provides
     (short, language-neutral ids keep the 108 links small in every language).
     letters: terrain letters shown in each hex (default: English initials).
+    overlay: SVG drawn on top of everything (e.g. the players' pieces from `piece_marks`).
     """
     letters = letters or {terrain: terrain_letter(terrain) for terrain in TERRAIN_CLASSES}
     regions = board.regions
@@ -179,6 +181,37 @@ def board_svg(
         if ring is not None:
             x, y = hex_center(ring)
             parts.append(f'<circle class="{css}" cx="{_n(x)}" cy="{_n(y)}" r="7.4"/>')
+    parts.append(overlay)
     parts.append("</svg>")
     return "".join(parts)
 
+
+
+# Where each seat's disc sits in a hex, as (dx, dy) from the centre: seat k always in the same place, so a
+# seat is known by its place as well as by its colour and number; the cube (one per hex at most) sits in the middle.
+_DISC_SPOTS = [(round(5.4 * math.sin(math.radians(72 * k)), 1), round(-5.4 * math.cos(math.radians(72 * k)), 1)) for k in range(5)]
+
+
+def piece_marks(discs: tuple[int, ...], cubes: tuple[int, ...], highlight: int | None = None) -> str:
+    """SVG for the players' pieces: per seat (1-based, in order) a mask of hexes with its disc and with its cube.
+    Each piece carries its seat's number and colour class (p1-p5, chosen by the page to stay apart for
+    colour-blind players). `highlight`: a hex whose pieces were just placed, ringed for the eye."""
+    parts = ['<g class="pieces" font-size="3.6">']
+    for seat, mask in enumerate(discs, 1):
+        dx, dy = _DISC_SPOTS[seat - 1]
+        for index in range(HEX_COUNT):
+            if mask >> index & 1:
+                x, y = hex_center(index)
+                parts.append(f'<g class="disc p{seat}"><circle cx="{_n(x + dx)}" cy="{_n(y + dy)}" r="2.6"/>'
+                             f'<text x="{_n(x + dx)}" y="{_n(y + dy + 1.3)}">{seat}</text></g>')
+    for seat, mask in enumerate(cubes, 1):
+        for index in range(HEX_COUNT):
+            if mask >> index & 1:
+                x, y = hex_center(index)
+                parts.append(f'<g class="cube p{seat}"><rect x="{_n(x - 3.1)}" y="{_n(y - 3.1)}" width="6.2" height="6.2" rx="0.6"/>'
+                             f'<text x="{_n(x)}" y="{_n(y + 1.3)}">{seat}</text></g>')
+    if highlight is not None:
+        x, y = hex_center(highlight)
+        parts.append(f'<circle class="last-move" cx="{_n(x)}" cy="{_n(y)}" r="8.6"/>')
+    parts.append("</g>")
+    return "".join(parts)

@@ -15,10 +15,23 @@ from .cryptid.text import code_error_text, no_habitat_left_text
 PLAYER_CHOICES = [SelectChoice(2, _l("2 (variant: two clues each)")), SelectChoice(3, "3"), SelectChoice(4, "4"), SelectChoice(5, "5")]
 
 
+BOX, REFEREED = "box", "referee"
+
+
 class NewGameForm(FlaskForm):
     players = RadioField(_l("Players"), choices=PLAYER_CHOICES, coerce=int, default=4, validators=[InputRequired()])
     advanced = BooleanField(_l("Advanced mode"))
+    how = RadioField(
+        _l("How you play"),
+        choices=[(BOX, _l("Play with the box: players answer each other")), (REFEREED, _l("The app referees: play on phones"))],
+        default=BOX,
+        validators=[InputRequired()],
+    )
     submit = SubmitField(_l("Deal a new game"))
+
+    def validate_how(self, field) -> None:
+        if field.data == REFEREED and self.players.data == 2:
+            raise ValidationError(_l("The app referees games of 3 to 5 players: asking needs at least two other players."))
 
 
 def valid_game_code(form, field) -> None:

@@ -60,7 +60,8 @@ def _insert(model):
     return (postgresql_insert if dialect == "postgresql" else sqlite_insert)(model)
 
 
-def _touch(code: str) -> None:
+def touch(code: str) -> None:
+    """Mark the table as active now; live updates wake on this, the purge spares it."""
     now = utcnow()
     statement = _insert(TableRecord).values(code=code, last_activity=now)
     db.session.execute(statement.on_conflict_do_update(index_elements=["code"], set_={"last_activity": now}))
@@ -105,7 +106,7 @@ def cast_vote(game: Game, seat: int, step: str) -> TableState:
     state = _state_for(game, step)
     if step in state.unlocked:
         return state
-    _touch(game.code)
+    touch(game.code)
     db.session.execute(_insert(Vote).values(code=game.code, step=step, seat=seat).on_conflict_do_nothing())
     db.session.commit()
     _unlock_if_agreed(game, step)
@@ -117,7 +118,7 @@ def withdraw_vote(game: Game, seat: int, step: str) -> TableState:
     check_step(step)
     if step not in load_state(game).unlocked:
         db.session.execute(delete(Vote).where(Vote.code == game.code, Vote.step == step, Vote.seat == seat))
-        _touch(game.code)
+        touch(game.code)
         db.session.commit()
     return load_state(game)
 
@@ -127,7 +128,7 @@ def unlock(game: Game, step: str) -> TableState:
     state = _state_for(game, step)
     if step in state.unlocked:
         return state
-    _touch(game.code)
+    touch(game.code)
     _record_unlock(game, step)
     db.session.commit()
     return load_state(game)

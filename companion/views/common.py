@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import current_app, jsonify, render_template, request, url_for
+from flask import abort, current_app, jsonify, render_template, request, url_for
 from flask_babel import gettext
 
 from ..diagram import board_svg
@@ -15,7 +15,7 @@ from ..cryptid.hexgrid import hex_row_col
 from ..cryptid.text import clue_text, code_error_text, hex_label, hint_text, mode_name, seat_name, terrain_letter, tile_hint_text
 from ..cryptid.tiles import TERRAINS
 from ..network import is_local_host, lan_address, machine_names, phone_base_url
-from ..tokens import seat_token
+from ..tokens import read_host_token, read_seat_token, seat_token
 
 
 class GameNotFound(Exception):
@@ -32,6 +32,23 @@ def game_or_404(code: str) -> Game:
         return load_game(code)
     except GameCodeError as exc:
         raise GameNotFound(code, code_error_text(exc.reason, exc.params, gettext)) from None
+
+
+def seat_game(token: str) -> tuple[Game, int]:
+    """The game and seat a seat token names; 404 for anything not signed by this server."""
+    found = read_seat_token(token)
+    if found is None:
+        abort(404)
+    code, seat = found
+    return game_or_404(code), seat
+
+
+def host_game(token: str) -> Game:
+    """The game a host token names; 404 for anything not signed by this server."""
+    code = read_host_token(token)
+    if code is None:
+        abort(404)
+    return game_or_404(code)
 
 
 def next_game_for(game: Game, players: int | None = None) -> Game:
