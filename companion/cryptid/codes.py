@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .board import MODES
+from .board import MODES, Board, MapCodeError
 from .text import code_error_text
 
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -86,6 +86,8 @@ class GameId:
         text = normalize_code(code)
         if not text:
             raise GameCodeError("empty", example=EXAMPLE_CODE)
+        if _is_map_code(text):
+            raise GameCodeError("map_code", example=EXAMPLE_CODE)
         bad = sorted({ch for ch in text if ch not in _VALUE}, key=text.index)
         if bad:
             shown = ", ".join(f"“{ch}”" for ch in bad)
@@ -113,6 +115,15 @@ class GameId:
 def normalize_code(code: str) -> str:
     """Upper-case a typed code and drop spaces and dashes (any dash-like character)."""
     return "".join(ch for ch in code.upper() if not (ch.isspace() or ch in "-‐‑‒–—―_."))
+
+
+def _is_map_code(text: str) -> bool:
+    """Whether a typed text is an official site's map code (RULES.md section 6), which people confuse with codes."""
+    try:
+        Board.from_map_code(text)
+    except MapCodeError:
+        return False
+    return True
 
 
 def _check_value(payload: list[int]) -> int:
