@@ -1,10 +1,11 @@
 """One server's dealer: its secret key, and a pool of kept maps per mode so a new game costs a next game's time.
 
-Finding a kept map takes a few milliseconds (in normal mode about ten maps are tried for one kept); dealing
-game 1 on a map already checked takes a fraction of one. The pool holds maps checked ahead of time, each
-exactly the map its seed names: a game dealt from the pool is the game its code names. A daemon thread tops
-the pools up after each deal, pausing between its steps so the requests it shares the interpreter with do not
-wait for it; an empty pool never makes a request wait for the thread: the request searches a map itself.
+Finding a kept map and dealing its first game takes milliseconds (in normal mode about ten maps are tried for
+one kept). The pool holds maps checked ahead of time, with game 1 already dealt for every player count; each
+is exactly the map its seed names, so a game dealt from the pool is the game its code names. A daemon thread
+tops the pools up after each deal, sleeping a moment between its steps so that the requests it shares the
+interpreter with get it at once; an empty pool never makes a request wait for the thread: the request finds a
+map itself.
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 
 from .board import MODES
-from .codes import GameId
-from .generator import KNOWN_VERSIONS, Game, MapPlan, first_game, following_game, game_for, kept_plan, map_seeds
+from .codes import PLAYER_COUNTS, GameId
+from .generator import KNOWN_VERSIONS, VERSION, Game, MapPlan, first_game, following_game, game_for, kept_plan, map_seeds
 from .rng import secret_of
 
 # How long the refill thread yields the interpreter between two steps of its search (seconds).
@@ -70,7 +72,7 @@ class Dealer:
         """Top every pool up now, in the calling thread (start-up, tests, benchmarks)."""
         for mode in MODES:
             while self.pooled(mode) < self.pool_size:
-                self._add(mode, kept_plan(mode, self._secret, map_seeds()))
+                self._add(mode, self._prepared_plan(mode))
 
     def start(self) -> None:
         """Start the daemon thread that keeps the pools full (once; again after stop())."""
@@ -90,6 +92,14 @@ class Dealer:
         if thread is not None:
             thread.join()
 
+    def _prepared_plan(self, mode: str, between_steps: Callable[[], None] = lambda: None) -> MapPlan:
+        """A kept map with game 1 already dealt for every player count, so taking it costs next to nothing."""
+        plan = kept_plan(mode, self._secret, map_seeds(), between_steps)
+        for players in PLAYER_COUNTS:
+            between_steps()
+            plan.game(GameId(VERSION, mode, players, plan.seed, 0))
+        return plan
+
     def _add(self, mode: str, plan: MapPlan) -> None:
         with self._wake:
             if len(self._pools[mode]) < self.pool_size:
@@ -104,9 +114,10 @@ class Dealer:
                     return
                 mode = min(MODES, key=lambda m: len(self._pools[m]))
             try:
-                self._add(mode, kept_plan(mode, self._secret, map_seeds(), self._pause))
+                plan = self._prepared_plan(mode, self._pause)
             except _Stopped:
                 return
+            self._add(mode, plan)
 
     def _pause(self) -> None:
         if self._stopping:

@@ -227,8 +227,6 @@ class _MapAreas:
         ]
         self._indices = [index for index, _ in self.usable]
         self._membership = transpose([area for _, area in self.usable])
-        # In normal mode most hexes admit no 3-clue setup; finding them all at once rejects bad maps cheaply.
-        self._three_clue = three_clue_habitats(self.usable) if mode != ADVANCED else None
         self._lock = threading.RLock()
 
     def candidates(self, habitat: int) -> list[tuple[int, int]]:
@@ -247,6 +245,8 @@ class MapPlanV1(_MapAreas):
 
     def __init__(self, mode: str, seed: int) -> None:
         super().__init__(mode, seed)
+        # In normal mode most hexes admit no 3-clue setup; finding them all at once rejects bad maps cheaply.
+        self._three_clue = three_clue_habitats(self.usable) if mode != ADVANCED else None
         self._order = Stream(NAMESPACE, 1, "habitats", mode, seed).shuffled(range(HEX_COUNT))
         self._checked = 0
         self._habitats: list[int] = []
@@ -321,9 +321,11 @@ class MapPlan(_MapAreas):
         self._secret = secret
         self._tuning = tuning
         self._order = Stream(NAMESPACE, VERSION, "habitats", mode, seed, secret=secret).shuffled(range(HEX_COUNT))
+        self._three_clue: frozenset[int] | None = None
         self._searches: dict[int, ClueSetSearch] = {}
         self._admitted: dict[tuple[int, int, int | None], bool] = {}
         self._chosen: dict[tuple[int, int], tuple[int, int] | None] = {}
+        self._games: dict[tuple[int, int], Game] = {}
 
     @property
     def cache_key(self) -> tuple:
@@ -334,8 +336,8 @@ class MapPlan(_MapAreas):
         key = (habitat, size, negated)
         found = self._admitted.get(key)
         if found is None:
-            if size == 3 and self._three_clue is not None and habitat not in self._three_clue:
-                found = False
+            if size == 3 and negated is None:
+                found = habitat in self.three_clue_habitats()
             elif negated is not None and not self.admits(habitat, size):
                 found = False
             else:
@@ -345,6 +347,14 @@ class MapPlan(_MapAreas):
                 found = search.find(size, negated) is not None
             self._admitted[key] = found
         return found
+
+    def three_clue_habitats(self) -> frozenset[int]:
+        """The hexes that admit a valid 3-clue set, found all at once the first time they are needed: few hexes
+        do, so one enumeration of the clue triples costs less than a search at each hex."""
+        with self._lock:
+            if self._three_clue is None:
+                self._three_clue = three_clue_habitats(self.usable)
+            return self._three_clue
 
     def habitat(self, number: int, players: int) -> tuple[int, int] | None:
         """(hex, negated clue count) of game `number` for `players` (step 3), or None: no such game."""
@@ -395,8 +405,8 @@ class MapPlan(_MapAreas):
 
     def _admitting(self, size: int, between_steps: Callable[[], None]) -> int:
         """How many hexes admit a set of `size` clues, counting no further than MIN_HABITATS."""
-        if size == 3 and self._three_clue is not None:
-            return min(len(self._three_clue), MIN_HABITATS)
+        if size == 3:
+            return min(len(self.three_clue_habitats()), MIN_HABITATS)
         count = 0
         for hex_ in self._order:
             between_steps()
@@ -406,7 +416,15 @@ class MapPlan(_MapAreas):
         return count
 
     def game(self, game_id: GameId) -> Game:
-        """Game `game_id.number` on this map for `game_id.players` players (steps 3 and 4 of version 2)."""
+        """Game `game_id.number` on this map for `game_id.players` players (steps 3 and 4 of version 2),
+        remembered: a site loads the same game for every page of the table."""
+        key = (game_id.number, game_id.players)
+        with self._lock:
+            if key not in self._games:
+                self._games[key] = self._deal(game_id)
+            return self._games[key]
+
+    def _deal(self, game_id: GameId) -> Game:
         found = self.habitat(game_id.number, game_id.players)
         if found is None:
             available = next(n for n in range(game_id.number + 1) if not self.has_game(n, game_id.players))
