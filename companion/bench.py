@@ -43,33 +43,31 @@ def _timed(call) -> tuple[float, object]:
 
 
 def run_benchmark(games: int = 2000) -> list[dict]:
-    """Per mode, `games` times (player counts 2-5 in turn): a new game from a warm pool (the refill thread
-    running, each deal after the pool is full again), the next game on its map, a new game with an empty pool,
-    and loading each code on a server that has not seen its map."""
+    """Per mode, `games` times each (player counts 2-5 in turn): a new game from a warm pool (the refill thread
+    running, each deal once the pool is full again) and the next game on its map; then a new game with an
+    empty pool; then loading each code on a server that has not seen its map."""
     rows = []
     warm = Dealer(BENCH_KEY)
     cold = Dealer(BENCH_KEY, background=False)
+    secret = secret_of(BENCH_KEY)
     try:
         for mode in (NORMAL, ADVANCED):
-            warm_times, next_times, cold_times, made = [], [], [], []
+            warm_times, next_times, made = [], [], []
             for i in range(games):
-                players = PLAYER_CYCLE[i % len(PLAYER_CYCLE)]
                 while warm.pooled(mode) < warm.pool_size:
                     time.sleep(0.001)
-                cold_times.append(_timed(lambda: cold.new_game(players, mode))[0])
-                seconds, game = _timed(lambda: warm.new_game(players, mode))
+                seconds, game = _timed(lambda: warm.new_game(PLAYER_CYCLE[i % len(PLAYER_CYCLE)], mode))
                 warm_times.append(seconds)
                 made.append(game)
                 # The table asks for the next game on the map it has just laid out.
                 try:
-                    seconds, _ = _timed(lambda: warm.next(game))
-                    next_times.append(seconds)
+                    next_times.append(_timed(lambda: warm.next(game))[0])
                 except NoHabitatLeft:
                     pass
             rows.append(_report(f"new game, warm pool, {mode}", warm_times))
-            rows.append(_report(f"new game, empty pool, {mode}", cold_times))
             rows.append(_report(f"next game on a known map, {mode}", next_times))
-            secret = secret_of(BENCH_KEY)
+            cold_times = [_timed(lambda: cold.new_game(PLAYER_CYCLE[i % 4], mode))[0] for i in range(games)]
+            rows.append(_report(f"new game, empty pool, {mode}", cold_times))
             load_times = []
             for game in made:
                 # What loading a code costs on a server that has not seen its map (no cached plan).

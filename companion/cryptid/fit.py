@@ -7,10 +7,11 @@ is reproducible) and moves each weight towards the official shares of puzzles.py
 - a clue family's draw weight by the family's official share over its dealt share;
 - a negation count's weight (advanced mode) by its official share over its dealt share;
 - a terrain's habitat acceptance by its official share of habitats over its dealt share.
-Each factor is damped (square root) so the rounds settle instead of chasing sampling noise. After the last
-round the hint weights per mode are solved on that round's setups: each broad category, the animal hint and
+Each factor is damped (square root) so the rounds settle instead of chasing sampling noise. Then the hint
+weights per mode are solved on the setups the final weights deal: each broad category, the animal hint and
 the single terrains (one weight for all five) are scaled by target share over expected share until the
-expected shares of the weighted pick meet the official hint shares (iterative scaling).
+expected shares of the weighted pick meet the official hint shares (iterative scaling). The defaults are
+the run that wrote weights.py: running it again writes the same file.
 
 The weights are part of generator version 2: writing new ones changes version-2 games, so a fit that is not
 for a new generator version must not be written (use --dry-run to look).
@@ -172,8 +173,8 @@ def _literal(value) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.cryptid.fit", description=__doc__.split("\n")[0])
     parser.add_argument("--official", type=Path, default=OFFICIAL_SETUPS, help="official setups (JSON lines)")
-    parser.add_argument("--maps", type=int, default=1500, help="kept maps per mode and round (default 1500)")
-    parser.add_argument("--rounds", type=int, default=10, help="rounds of refitting (default 10)")
+    parser.add_argument("--maps", type=int, default=1000, help="kept maps per mode and round (default 1000)")
+    parser.add_argument("--rounds", type=int, default=8, help="rounds of refitting (default 8)")
     parser.add_argument("--dry-run", action="store_true", help="print the weights instead of writing weights.py")
     args = parser.parse_args(argv)
     official = load_official(args.official)

@@ -272,11 +272,6 @@ class MapPlanV1(_MapAreas):
                     self._habitats.append(hex_)
             return self._habitats[:count]
 
-    def is_kept(self) -> bool:
-        if self._three_clue is not None and len(self._three_clue) < MIN_HABITATS:
-            return False
-        return len(self.habitats(MIN_HABITATS)) >= MIN_HABITATS
-
     def has_game(self, number: int, players: int) -> bool:
         return len(self.habitats(number + 1)) > number
 
@@ -368,6 +363,7 @@ class MapPlan(_MapAreas):
             return self._choose(number, players, used)
 
     def _choose(self, number: int, players: int, used: set[int]) -> tuple[int, int] | None:
+        """Step 3 for one game, remembered; `used` holds the habitats of the earlier games for these players."""
         key = (number, players)
         if key not in self._chosen:
             size = CLUES_PER_GAME[players]
