@@ -8,6 +8,7 @@ every swap of two characters, since 31 is prime and larger than every position d
 The payload packs, from the least significant end: generator version (16), mode and player count (8),
 game number on the map (64) and map seed (the rest), then passes through a fixed affine scramble so that
 neighbouring games do not get look-alike codes. Only the version field is read before the version is known.
+An official site's map code typed by mistake is recognised and reported as what it is.
 """
 
 from __future__ import annotations
