@@ -187,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     _print_round("with the fitted hints", compare(sample(tuning, args.maps), official))
     text = module_text(tuning)
     if args.dry_run:
-        print(text)
+        print(text, end="")
     else:
         WEIGHTS_MODULE.write_text(text, encoding="utf-8")
         print(f"wrote {WEIGHTS_MODULE}; measure with: python -m companion bench --puzzles")

@@ -317,7 +317,7 @@ class MapPlan(_MapAreas):
         self._tuning = tuning
         self._order = Stream(NAMESPACE, VERSION, "habitats", mode, seed, secret=secret).shuffled(range(HEX_COUNT))
         self._three_clue: frozenset[int] | None = None
-        self._searches: dict[int, ClueSetSearch] = {}
+        self._last_search: tuple[int, ClueSetSearch | None] = (-1, None)
         self._admitted: dict[tuple[int, int, int | None], bool] = {}
         self._chosen: dict[tuple[int, int], tuple[int, int] | None] = {}
         self._games: dict[tuple[int, int], Game] = {}
@@ -336,9 +336,12 @@ class MapPlan(_MapAreas):
             elif negated is not None and not self.admits(habitat, size):
                 found = False
             else:
-                search = self._searches.get(habitat)
-                if search is None:
-                    search = self._searches[habitat] = self._search(habitat)
+                # One search serves a hex's questions in a row (any negation count, then a given one); keeping
+                # a search per hex would triple the plan's memory.
+                searched, search = self._last_search
+                if searched != habitat or search is None:
+                    search = self._search(habitat)
+                    self._last_search = (habitat, search)
                 found = search.find(size, negated) is not None
             self._admitted[key] = found
         return found
