@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from . import weights
 from .board import ADVANCED, Board, Structure, TilePlacement, structure_order
 from .clues import CLUES, FAMILY_NEAR_ANIMAL, Clue, clue_areas, clues_for_mode
-from .codes import GAME_LIMIT, PLAYER_COUNTS, SEED_LIMIT, GameCodeError, GameId
+from .codes import GAME_LIMIT, SEED_LIMIT, GameCodeError, GameId
 from .hexgrid import ALL_HEXES, HEX_COUNT, hex_row_col, hexes_of
 from .hints import V1_HINT_WEIGHTS, open_categories
 from .rng import Stream, secret_of
