@@ -162,7 +162,7 @@ def test_next_game_keeps_the_board(client):
 
 
 def test_next_game_when_the_map_is_used_up_says_so(client):
-    game = new_game(3, "normal", Stream("used-up"))
+    game = new_game(3, "normal", entropy=Stream("used-up"))
     while True:
         try:
             game = next_game(game)
