@@ -10,7 +10,6 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from companion.cryptid import load_game
 from companion.cryptid.hexgrid import hex_row_col, hexes_of
 from companion.cryptid.play import PlayState, Move
 from companion.cryptid.text import clue_text, hint_text
@@ -77,7 +76,7 @@ def referee_state(app, code: str) -> PlayState:
     from companion.play_state import load_play
 
     with app.app_context():
-        return load_play(load_game(code))
+        return load_play(app.extensions["dealer"].load(code))
 
 
 def play_a_move(phone: Phone, state: PlayState, seat: int, rng: random.Random, hunt: bool) -> dict:
@@ -98,7 +97,7 @@ def play_a_move(phone: Phone, state: PlayState, seat: int, rng: random.Random, h
 def test_whole_games_through_the_api_on_two_servers(apps, players, advanced):
     rng = random.Random(players * 10 + advanced)
     code, phones = new_table(apps, players, advanced)
-    game = load_game(code)
+    game = apps[0].extensions["dealer"].load(code)
     leaver = players  # the last seat leaves after the opening
     turns = 0
     while True:
@@ -205,7 +204,7 @@ def test_illegal_moves_are_409_in_the_phones_language(apps):
 def test_no_phone_ever_receives_another_seats_clue_the_habitat_or_the_hint(apps):
     """Every body each seat received during a whole game, including live waits and errors, read for secrets."""
     code, phones = new_table(apps, 4, True)
-    game = load_game(code)
+    game = apps[0].extensions["dealer"].load(code)
     rng = random.Random(3)
     for phone in phones:
         phone.get()

@@ -45,7 +45,7 @@ def test_new_game_redirects_to_its_setup_page(client, players, advanced):
     assert response.status_code == 303 and response.headers["Location"].startswith("/h/")
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     code = re.search(r'<span class="big-code"><span class="code"[^>]*>([^<]+)</span>', page).group(1)
-    game = load_game(code)
+    game = client.application.extensions["dealer"].load(code)
     assert game.players == players and game.mode == ("advanced" if advanced else "normal")
     assert f"{players} players" in page and len(seat_links(page)) == players
 
@@ -162,10 +162,13 @@ def test_next_game_keeps_the_board(client):
 
 
 def test_next_game_when_the_map_is_used_up_says_so(client):
-    game = new_game(3, "normal", entropy=Stream("used-up"))
+    from companion.dealing import clue_key
+
+    key = clue_key(client.application.config["SECRET_KEY"])
+    game = new_game(3, "normal", key=key, entropy=Stream("used-up"))
     while True:
         try:
-            game = next_game(game)
+            game = next_game(game, key=key)
         except NoHabitatLeft:
             break
     response = client.post(host(client, game.code) + "/next", data={"players": "3"})

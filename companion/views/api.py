@@ -5,7 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, abort, jsonify, request, url_for
 from flask_babel import gettext
 
-from ..cryptid import ADVANCED, NORMAL, new_game
+from ..cryptid import ADVANCED, NORMAL
+from ..dealing import dealer
 from ..cryptid.play import PLAYER_COUNTS, IllegalMove, Move, hex_from_row_col
 from ..cryptid.text import clue_text, illegal_move_text
 from ..limits import actions_limit, limiter, new_games_limit
@@ -63,7 +64,7 @@ def create_table():
     players, advanced = data.get("players"), data.get("advanced", False)
     if type(players) is not int or players not in PLAYER_COUNTS or not isinstance(advanced, bool) or set(data) - {"players", "advanced"}:
         raise BadJson(gettext('Send {"players": 3, 4 or 5, "advanced": true or false}.'))
-    game = new_game(players, ADVANCED if advanced else NORMAL)
+    game = dealer().new_game(players, ADVANCED if advanced else NORMAL)
     create_refereed(game, start=True)
     base, _ = phone_base()
     body = {

@@ -10,7 +10,8 @@ from flask_babel import gettext
 from ..diagram import board_svg
 from ..errors import wants_json
 from ..forms import LoadCodeForm
-from ..cryptid import Game, GameCodeError, load_game, next_game
+from ..cryptid import Game, GameCodeError
+from ..dealing import dealer
 from ..cryptid.hexgrid import hex_row_col
 from ..cryptid.text import clue_text, code_error_text, hex_label, hint_text, mode_name, seat_name, terrain_letter, tile_hint_text
 from ..cryptid.tiles import TERRAINS
@@ -29,7 +30,7 @@ class GameNotFound(Exception):
 
 def game_or_404(code: str) -> Game:
     try:
-        return load_game(code)
+        return dealer().load(code)
     except GameCodeError as exc:
         raise GameNotFound(code, code_error_text(exc.reason, exc.params, gettext)) from None
 
@@ -53,7 +54,7 @@ def host_game(token: str) -> Game:
 
 def next_game_for(game: Game, players: int | None = None) -> Game:
     """The next game on the same map; raises NoHabitatLeft when the map has no unused habitat."""
-    return next_game(game, players)
+    return dealer().next(game, players)
 
 
 def reveal_context(game: Game) -> dict:

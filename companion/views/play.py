@@ -50,6 +50,11 @@ def selected_hex() -> int | None:
     return int(value)
 
 
+def view_args() -> dict:
+    """The query arguments a live fragment keeps (selected hex, intended move, replay step), nothing else."""
+    return {key: request.args[key][:8] for key in ("hex", "do", "replay") if key in request.args}
+
+
 def seat_choices(state: PlayState, seat: int, hex: int | None) -> list[dict]:
     """The moves the seat may make on the selected hex, each with the sentence its confirm step shows."""
     if hex is None or not state.to_act(seat):
@@ -243,7 +248,7 @@ def seat_context(token: str, game: Game, seat: int, state: PlayState) -> dict:
     def link(**values):
         return url_for("seats.seat", token=token, **values)
 
-    context = live_context(game, state, seat=seat, live_url=url_for("play.seat_live", token=token, **request.args),
+    context = live_context(game, state, seat=seat, live_url=url_for("play.seat_live", token=token, **view_args()),
                            act_url=url_for("play.seat_act", token=token), link=link, replay=_replay_step(state))
     following = next_refereed_code(game) if state.phase == OVER else None
     if following:
@@ -270,7 +275,7 @@ def host_context(token: str, game: Game, state: PlayState) -> dict:
     def link(**values):
         return url_for("host.screen", token=token, **values)
 
-    return live_context(game, state, seat=None, live_url=url_for("play.host_live", token=token, **request.args),
+    return live_context(game, state, seat=None, live_url=url_for("play.host_live", token=token, **view_args()),
                         act_url=url_for("play.host_act", token=token), link=link, replay=_replay_step(state))
 
 
@@ -299,7 +304,7 @@ def public_context(game: Game, state: PlayState) -> dict:
     def link(**values):
         return url_for("games.setup", code=game.code, **values)
 
-    return live_context(game, state, seat=None, live_url=url_for("play.public_live", code=game.code, **request.args),
+    return live_context(game, state, seat=None, live_url=url_for("play.public_live", code=game.code, **view_args()),
                         act_url=None, link=link, replay=_replay_step(state))
 
 
