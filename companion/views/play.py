@@ -256,7 +256,7 @@ def seat_context(token: str, game: Game, seat: int, state: PlayState) -> dict:
     return context
 
 
-def seat_page(token: str, game: Game, seat: int):
+def seat_page(token: str, game: Game, seat: int, panel: str):
     state = load_play(game)
     (clue,) = game.seat_clues(seat)
     context = seat_context(token, game, seat, state)
@@ -268,6 +268,7 @@ def seat_page(token: str, game: Game, seat: int):
         clue=clue_text(clue, gettext),
         check=None if selected is None else {"name": context["selected_name"], "disc": bool(allowed >> selected & 1)},
         token=token,
+        panel=panel,
     )
 
 

@@ -52,7 +52,7 @@ def seat(token: str):
     game, seat_number = seat_game(token)
     mark_private()
     if is_refereed(game):
-        return play.seat_page(token, game, seat_number)
+        return play.seat_page(token, game, seat_number, seat_panel(token, game, seat_number))
     allowed = game.allowed(seat_number)
     checked = _checked_hex()
     check = None

@@ -54,7 +54,8 @@ def host_of(live_app, live_server):
 def live_server(live_app):
     """The production server on a free loopback port; QR codes point at it."""
     app = live_app
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=4)
+    # Every live page holds a waiting request (long poll), so allow plenty of threads.
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=48)
     url = f"http://127.0.0.1:{server.effective_port}"
     app.config["PUBLIC_URL"] = url
     thread = threading.Thread(target=server.run, daemon=True)
