@@ -8,7 +8,7 @@ choices, the host and the public see none. The fragment long-polls (live.wait_fo
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from ..cryptid import Game
@@ -32,7 +32,7 @@ from ..errors import error_response
 from ..live import wait_for_change
 from ..play_state import Conflict, draw_first, load_moves, load_play, next_refereed_code, submit
 from ..qr import qr_svg
-from ..tokens import host_token, seat_token
+from ..tokens import seat_token
 from ..limits import actions_limit, limiter
 from ..security import mark_private
 from .common import game_or_404, hex_name, host_game, map_letters, phone_base, seat_game, seat_url
@@ -185,7 +185,8 @@ def live_response(game: Game, make_context, seat: int | None):
     """The live fragment, long-polled: waits while the phone's version (If-None-Match) is still current."""
     known = request.if_none_match.as_set()
     known_tag = next(iter(known), None) if known else None
-    etag = wait_for_change(game.code, known_tag, lambda: live_etag(load_play(game), seat)) if known_tag else None
+    if known_tag:
+        wait_for_change(game.code, known_tag, lambda: live_etag(load_play(game), seat))
     state = load_play(game)
     current = live_etag(state, seat)
     if known_tag == current:
