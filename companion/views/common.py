@@ -70,11 +70,14 @@ def board_context(game: Game) -> dict:
 
 
 def setup_diagram(game: Game, **options) -> str:
+    """The board as the table lays it out: tile tabs with the turn in words, structures numbered as in the steps."""
     return board_svg(
         game.board,
         title=gettext("Setup diagram for game %(code)s", code=game.code),
         description=gettext("Six tiles in three rows of two. The numbered steps list every tile and structure in words."),
         letters=map_letters(),
+        tile_words=(gettext("upright"), gettext("turned")),
+        numbered=True,
         **options,
     )
 

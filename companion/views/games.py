@@ -8,8 +8,9 @@ from flask_babel import gettext
 from ..errors import error_response
 from ..forms import AgreeForm, NextGameForm, ShowClueForm
 from ..cryptid import Game, NoHabitatLeft, next_game
-from ..cryptid.table import REVEAL, UnknownStep, check_step
-from ..cryptid.text import clue_text, hint_text, no_habitat_left_text, seat_name
+from ..cryptid.hexgrid import hex_row_col
+from ..cryptid.table import REVEAL, TILE_HINT, UnknownStep, check_step
+from ..cryptid.text import TERRAIN_NAMES, clue_text, hint_text, no_habitat_left_text, seat_name
 from ..qr import qr_svg
 from ..security import mark_private
 from ..table_state import StepNotOpen, TableState, load_state, unlock
@@ -22,7 +23,7 @@ from .common import (
     seat_url,
     setup_diagram,
 )
-from .table import after_action, panel_response, render_panel, step_error, unlocked_content, wants_fragment
+from .table import after_action, latest_unlocked, panel_response, render_panel, step_error, unlocked_content, wants_fragment
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -33,6 +34,7 @@ def init_app(app: Flask) -> None:
 
 def _setup_page(game: Game, status: int = 200, **forms):
     base, reachable = phone_base()
+    state = load_state(game)
     seats = []
     for seat in range(1, game.players + 1):
         url = seat_url(base, game.code, seat)
@@ -43,7 +45,8 @@ def _setup_page(game: Game, status: int = 200, **forms):
         "seats": seats,
         "phone_base": base,
         "phones_can_reach": reachable,
-        "panel": host_panel(game, agree_forms=forms.get("agree_forms")),
+        "panel": host_panel(game, state, agree_forms=forms.get("agree_forms")),
+        "news": latest_unlocked(game, state),
         "next_form": forms.get("next_form") or NextGameForm(players=game.players),
         "clue_form": ShowClueForm(),
         "next_error": forms.get("next_error"),
@@ -111,12 +114,15 @@ def reveal(code: str):
         {"name": seat_name(s, gettext), "texts": [clue_text(c, gettext) for c in game.seat_clues(s)]}
         for s in range(1, game.players + 1)
     ]
+    row, col = hex_row_col(game.habitat)
+    terrain = gettext(TERRAIN_NAMES[game.board.cell(game.habitat)[0]])
     return render_template(
         "game/reveal.html",
         game=game,
         clues=clues,
         hint=hint_text(game.hint, gettext),
-        habitat=unlocked_content(game, REVEAL)["text"],
+        tile_hint=unlocked_content(game, TILE_HINT)["text"],
+        habitat={"row": row + 1, "col": col + 1, "terrain": terrain},
         diagram=setup_diagram(game, habitat=game.habitat),
         next_form=NextGameForm(players=game.players),
     )

@@ -14,7 +14,7 @@ from ..security import mark_private
 from ..table_state import StepNotOpen, TableState, cast_vote, load_state, withdraw_vote
 from ..tokens import read_seat_token
 from .common import game_or_404, hex_name, map_letters
-from .table import after_action, panel_response, render_panel, step_error
+from .table import after_action, latest_unlocked, panel_response, render_panel, step_error
 
 bp = Blueprint("seats", __name__, url_prefix="/s")
 
@@ -56,6 +56,7 @@ def seat(token: str):
     game, seat_number = seat_game(token)
     mark_private()
     allowed = game.allowed(seat_number)
+    state = load_state(game)
     checked = _checked_hex()
     check = None
     if checked is not None:
@@ -79,7 +80,8 @@ def seat(token: str):
         area_map=area_map,
         check=check,
         hex_name_template=gettext(HEX_LABEL),
-        panel=seat_panel(token, game, seat_number),
+        panel=seat_panel(token, game, seat_number, state),
+        news=latest_unlocked(game, state),
     )
 
 

@@ -72,7 +72,7 @@ def test_a_table_plays_a_game_on_its_phones(phone, second_phone, live_server, tm
     phone.locator("#agree-reveal").get_by_role("button", name="Reveal the habitat").click()
     phone.get_by_role("link", name="See it on the map, with every clue").click()
     assert phone.locator("h1").inner_text() == "The habitat"
-    assert phone.locator("svg.board circle.habitat").count() == 1
+    assert phone.locator("svg.board use.habitat").count() == 1 and phone.locator("svg.board .veil").count() == 1
     for c in game.clues:
         assert clue_text(c) in phone.locator(".clue-list").inner_text()
 
