@@ -33,6 +33,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SEND_FILE_MAX_AGE_DEFAULT=3600,
         PURGE_AFTER_DAYS=30,  # a game's votes and unlocks go after this many idle days
+        TRUST_PROXY=0,  # how many reverse proxies in front may set X-Forwarded-* headers
     )
     app.config.from_prefixed_env("COMPANION")
     if test_config:
@@ -42,13 +43,14 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path) / "secret_key")
 
     csrf.init_app(app)
-    from . import assets, db, errors, i18n, security, table_state, views
+    from . import assets, db, errors, i18n, limits, security, table_state, views
 
     assets.init_app(app, ROOT / "static")
     i18n.init_app(app)
     db.init_app(app)
     table_state.init_app(app)
     security.init_app(app)
+    limits.init_app(app)
     errors.init_app(app)
     views.init_app(app)
     return app

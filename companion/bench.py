@@ -1,12 +1,18 @@
-"""`python -m companion bench`: new games on fresh maps and next games on known maps, median and p99 ms."""
+"""`python -m companion bench`: new games on fresh maps, next games on known maps and folding a long refereed game,
+median and p99 ms."""
 
 from __future__ import annotations
 
+import random
 import statistics
 import time
 
-from .cryptid import ADVANCED, NORMAL, GameId, NoHabitatLeft, new_game, next_game
+from .cryptid import ADVANCED, NORMAL, Game, GameId, NoHabitatLeft, new_game, next_game
 from .cryptid.generator import MapPlan
+from .cryptid.play import Ask, Move, PlayState, Search, Start
+from .cryptid.rng import Stream
+
+FOLD_MOVES = 300
 
 
 def _percentile(sorted_values: list[float], fraction: float) -> float:
@@ -52,4 +58,29 @@ def run_benchmark(games: int = 2000) -> list[dict]:
             MapPlan(game.mode, game.id.seed).game(GameId.from_code(game.code))
             cold_times.append(time.perf_counter() - start)
         rows.append(_report(f"load a code, map not cached, {mode}", cold_times))
+        game = new_game(5, mode, Stream("bench-play", mode))
+        stored = [move.to_json() for move in long_refereed_game(game, FOLD_MOVES)]
+        fold_times = []
+        for _ in range(games):
+            # What the site does on a request: read the stored moves and fold them from the lobby.
+            start = time.perf_counter()
+            PlayState.replay(game, [Move.from_json(data) for data in stored])
+            fold_times.append(time.perf_counter() - start)
+        rows.append(_report(f"fold a {FOLD_MOVES}-move refereed game, {mode}", fold_times))
     return rows
+
+
+def long_refereed_game(game: Game, count: int) -> list[Move]:
+    """`count` legal moves of one refereed game: mostly asks answered with a disc (the benchmark knows every clue),
+    so cubes fill the board slowly, and nobody searches the habitat, so the game lasts."""
+    rng = random.Random(count)
+    allowed = {seat: game.allowed(seat) for seat in range(1, game.players + 1)}
+    state = PlayState.initial(game).apply(Start(1))
+    moves: list[Move] = [Start(1)]
+    while len(moves) < count:
+        choices = [m for m in state.legal_moves() if not (isinstance(m, Search) and m.hex == game.habitat)]
+        discs = [m for m in choices if isinstance(m, Ask) and allowed[m.target] >> m.hex & 1]
+        move = rng.choice(discs if discs and rng.random() < 0.9 else choices)
+        state = state.apply(move)
+        moves.append(move)
+    return moves

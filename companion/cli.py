@@ -1,4 +1,4 @@
-"""Command line: new, show and next print games (readable or JSON lines); bench measures the generator."""
+"""Command line: new, show and next print games (readable or JSON lines); bench measures the engine."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     output_flags(following)
     following.set_defaults(run=_run_next)
 
-    bench = commands.add_parser("bench", help="time new games and next games")
+    bench = commands.add_parser("bench", help="time new games, next games and folding a long refereed game")
     bench.add_argument("--games", type=_positive, default=2000, help="games per mode (default 2000)")
     bench.set_defaults(run=_run_bench)
 

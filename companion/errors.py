@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from html import escape
+
 from flask import Flask, current_app, jsonify, render_template, request
+from flask.globals import request_ctx
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
+
+from .tokens import redact
 
 MESSAGES = {
     400: _l("That request did not make sense to the companion."),
     404: _l("There is nothing at this address. If you scanned a QR code, scan it again or ask the host for the link."),
     405: _l("That page cannot be used that way."),
+    429: _l("Too many requests from this network in a short time. Wait a minute, then try again."),
     500: _l("Something went wrong on the companion's side. Your game is safe: its code still gives the same game."),
 }
 
@@ -22,6 +28,11 @@ def wants_json() -> bool:
 def error_response(status: int, message: str):
     if wants_json():
         return jsonify(error=str(message), status=status), status
+    if request_ctx.url_adapter is None:
+        # The request named no host this site can build links for (e.g. a malformed Host header), so the
+        # site's page, full of links, cannot be drawn: answer with the bare message.
+        body = f"<!doctype html><title>{status}</title><p>{escape(str(message))}</p>"
+        return current_app.response_class(body, status=status, mimetype="text/html")
     return render_template("error.html", status=status, message=message), status
 
 
@@ -37,7 +48,7 @@ def _csrf_error(error: CSRFError):
 def _unexpected(error: Exception):
     if isinstance(error, HTTPException):
         return _http_error(error)
-    current_app.logger.exception("unexpected error on %s", request.path)
+    current_app.logger.exception("unexpected error on %s", redact(request.path))
     return error_response(500, MESSAGES[500])
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, redirect, request, url_for
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 from flask_babel import Babel, get_locale
 
 LANGUAGES = {
@@ -26,6 +28,9 @@ LANGUAGES = {
 RIGHT_TO_LEFT = {"fa"}
 COOKIE = "lang"
 COOKIE_MAX_AGE = 365 * 24 * 3600
+# Real browsers send a few dozen characters; parsing a huge header costs seconds of CPU, so read a prefix only.
+ACCEPT_LANGUAGE_PREFIX = 256
+MAX_NEXT_LENGTH = 512
 
 babel = Babel()
 bp = Blueprint("language", __name__)
@@ -35,7 +40,8 @@ def select_locale() -> str:
     chosen = request.cookies.get(COOKIE)
     if chosen in LANGUAGES:
         return chosen
-    return request.accept_languages.best_match(list(LANGUAGES)) or "en"
+    header = request.headers.get("Accept-Language", "")[:ACCEPT_LANGUAGE_PREFIX]
+    return parse_accept_header(header, LanguageAccept).best_match(list(LANGUAGES)) or "en"
 
 
 def current_language() -> str:
@@ -43,9 +49,11 @@ def current_language() -> str:
 
 
 def _safe_next(target: str | None) -> str:
-    """Only paths on this site: never an open redirect."""
-    parts = urlsplit(target or "")
-    if not target or parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+    """Only paths on this site: never an open redirect, never a header broken by control characters."""
+    if not target or len(target) > MAX_NEXT_LENGTH or not target.isprintable() or "\\" in target:
+        return url_for("home.index")
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
         return url_for("home.index")
     return target
 
@@ -56,7 +64,7 @@ def choose():
     language = request.args.get("lang", "")
     response = redirect(_safe_next(request.args.get("next")), 303)
     if language in LANGUAGES:
-        response.set_cookie(COOKIE, language, max_age=COOKIE_MAX_AGE, samesite="Lax", httponly=True)
+        response.set_cookie(COOKIE, language, max_age=COOKIE_MAX_AGE, samesite="Lax", httponly=True, secure=request.is_secure)
     return response
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 _LOCAL_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost"}
@@ -33,12 +34,34 @@ def is_local_host(host: str) -> bool:
         return False
 
 
-def phone_base_url(host_url: str, configured: str | None, lan: str | None) -> str:
-    """Base URL to put in QR codes: the configured one, else the request's, with localhost swapped for the LAN."""
+@lru_cache(maxsize=1)
+def machine_names() -> frozenset[str]:
+    """Names and addresses that belong to this machine: the only Host values a QR code may be built from."""
+    names = {socket.gethostname().lower()}
+    try:
+        names.add(socket.getfqdn().lower())
+        for *_, address in socket.getaddrinfo(socket.gethostname(), None):
+            names.add(str(address[0]).lower())
+    except OSError:
+        pass
+    names |= {f"{name.split('.')[0]}.local" for name in list(names) if name and not name[0].isdigit()}
+    lan = lan_address()
+    if lan:
+        names.add(lan)
+    return frozenset(names)
+
+
+def phone_base_url(host_url: str, configured: str | None, lan: str | None, known: frozenset[str] = frozenset()) -> str:
+    """Base URL to put in QR codes: the configured one, else the request's when its host is one of this
+    machine's names (`known`), with localhost swapped for the LAN address. A Host header naming anything else
+    (a typo, or a forged header) is never copied into a QR code: the LAN address stands in for it."""
     if configured:
         return configured.rstrip("/")
     parts = urlsplit(host_url)
-    if lan and is_local_host(parts.netloc):
-        port = f":{parts.port}" if parts.port else ""
+    port = f":{parts.port}" if parts.port else ""
+    hostname = (parts.hostname or "").lower()
+    if lan and (is_local_host(parts.netloc) or hostname not in known | {lan}):
         return f"{parts.scheme}://{lan}{port}"
-    return f"{parts.scheme}://{parts.netloc}"
+    if not is_local_host(parts.netloc) and hostname not in known:
+        return f"{parts.scheme}://localhost{port}"
+    return f"{parts.scheme}://{hostname}{port}" if ":" not in hostname else f"{parts.scheme}://[{hostname}]{port}"

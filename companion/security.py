@@ -1,8 +1,11 @@
-"""Response headers: a strict Content-Security-Policy and friends, and privacy for pages that show a clue."""
+"""Response headers (a strict Content-Security-Policy and friends, privacy for pages that carry a secret),
+cookies marked Secure over HTTPS, and trusting a reverse proxy's forwarded headers only when told to."""
 
 from __future__ import annotations
 
-from flask import Flask, Response, g
+from flask import Flask, Response, g, request
+from flask.sessions import SecureCookieSessionInterface
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
@@ -27,5 +30,17 @@ def _headers(response: Response) -> Response:
     return response
 
 
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions, with the cookie marked Secure whenever the page came over HTTPS."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return request.is_secure or super().get_cookie_secure(app)
+
+
 def init_app(app: Flask) -> None:
+    """TRUST_PROXY = n: n reverse proxies in front set X-Forwarded-For/-Proto/-Host/-Port (0: trust none)."""
+    proxies = int(app.config.get("TRUST_PROXY") or 0)
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies)
+    app.session_interface = SessionInterface()
     app.after_request(_headers)

@@ -3,7 +3,8 @@
 Votes and unlocks are rows guarded by unique constraints and written with INSERT ... ON CONFLICT, so votes
 arriving together from many phones and server processes are never lost nor counted twice. A vote commits
 first and the unlock check counts afterwards in a new transaction, so whichever vote commits last sees them
-all and unlocks the step.
+all and records the unlock. Reading derives the unlock from the votes as well, so a crash between a vote's
+commit and its unlock's can never leave "3 of 3 want it" locked.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from .db import TableRecord, Unlock, Vote, db, utcnow
 from .cryptid import Game
-from .cryptid.table import agreement_needed, check_step, step_open
+from .cryptid.table import STEPS, agreement_needed, check_step, step_open
 
 
 class StepNotOpen(ValueError):
@@ -69,8 +70,13 @@ def load_state(game: Game) -> TableState:
     votes: dict[str, set[int]] = {}
     for step, seat in db.session.execute(select(Vote.step, Vote.seat).where(Vote.code == game.code)):
         votes.setdefault(step, set()).add(seat)
-    unlocked = db.session.scalars(select(Unlock.step).where(Unlock.code == game.code)).all()
+    unlocked = set(db.session.scalars(select(Unlock.step).where(Unlock.code == game.code)))
     db.session.commit()  # end the read transaction: the next read sees newer commits
+    # Steps in order, so that a step and the step it builds on can both come out of the votes.
+    needed = agreement_needed(game.players)
+    for step in STEPS:
+        if len(votes.get(step, ())) >= needed and step_open(step, unlocked):
+            unlocked.add(step)
     return TableState(game.players, {s: frozenset(v) for s, v in votes.items()}, frozenset(unlocked))
 
 
@@ -128,16 +134,22 @@ def unlock(game: Game, step: str) -> TableState:
 
 
 def purge_idle(days: int) -> int:
-    """Delete everything about games with no action for `days` days; returns how many games went."""
+    """Delete everything about games with no action for `days` days; returns how many games went.
+
+    Every statement re-checks the idleness itself, so a vote that arrives while the purge runs (it touches its
+    game first) keeps its game, its own row and everything else about that game.
+    """
     cutoff = utcnow() - timedelta(days=days)
-    idle = select(TableRecord.code).where(TableRecord.last_activity < cutoff)
-    codes = db.session.scalars(idle).all()
-    if codes:
-        db.session.execute(delete(Vote).where(Vote.code.in_(codes)))
-        db.session.execute(delete(Unlock).where(Unlock.code.in_(codes)))
-        db.session.execute(delete(TableRecord).where(TableRecord.code.in_(codes)))
+    idle = select(TableRecord.code).where(TableRecord.last_activity < cutoff).scalar_subquery()
+    for model in PURGED_WITH_TABLE:
+        db.session.execute(delete(model).where(model.code.in_(idle)))
+    removed = db.session.execute(delete(TableRecord).where(TableRecord.last_activity < cutoff)).rowcount
     db.session.commit()
-    return len(codes)
+    return removed
+
+
+# Rows that belong to a table and go with it; later features add their own models here.
+PURGED_WITH_TABLE: list = [Vote, Unlock]
 
 
 

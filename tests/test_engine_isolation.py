@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[1] / "companion"
-ENGINES = ["cryptid"]
+ENGINES = ["cryptid", "decrypto"]
 WEB_PACKAGES = {"flask", "werkzeug", "jinja2", "wtforms", "qrcode", "sqlalchemy", "flask_babel"}
 
 

@@ -18,7 +18,7 @@ from companion.cryptid.text import CLUE_TEXTS, TERRAIN_LETTERS, TERRAIN_NAMES
 from companion.i18n import LANGUAGES, RIGHT_TO_LEFT
 
 from .test_golden import GOLDEN
-from .test_web import seat_links
+from .test_web import seats_of
 
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "companion" / "translations"
 TEMPLATE = read_po(open(TRANSLATIONS / "messages.pot", "rb"))
@@ -99,7 +99,7 @@ def test_every_language_has_a_catalog_and_only_those():
 def test_each_seat_page_speaks_its_phones_language(client, language):
     code = GOLDEN[-2]["code"]  # advanced, 5 players
     game = load_game(code)
-    links = seat_links(client.get(f"/games/{code}").get_data(as_text=True))
+    links = seats_of(client, code)
     client.set_cookie("lang", language)
     translations = catalog(language) if language != "en" else None
     for seat in (1, 3):
@@ -167,7 +167,7 @@ def test_each_map_letter_begins_the_word_the_language_uses_for_its_terrain(langu
 
 def test_a_checked_hex_gets_no_punctuation_from_another_language(client):
     code = GOLDEN[2]["code"]
-    link = seat_links(client.get(f"/games/{code}").get_data(as_text=True))[0]
+    link = seats_of(client, code)[0]
     client.set_cookie("lang", "ja")
     page = client.get(link, query_string={"hex": 5}).get_data(as_text=True)
     answer = re.search(r'<div class="answer[^"]*" id="check"[^>]*>(.*?)</div>', page, re.S).group(1)
@@ -176,7 +176,7 @@ def test_a_checked_hex_gets_no_punctuation_from_another_language(client):
 
 def test_names_are_listed_the_way_each_language_lists_them(client):
     code = GOLDEN[2]["code"]
-    links = seat_links(client.get(f"/games/{code}").get_data(as_text=True))
+    links = seats_of(client, code)
     for link in links[:2]:
         client.post(link + "/votes/hint")
     client.set_cookie("lang", "ja")

@@ -9,16 +9,24 @@ from companion.app import create_app
 from companion.cryptid import load_game
 from companion.cryptid.text import clue_text
 from companion.network import is_local_host, lan_address, phone_base_url
-from companion.tokens import read_seat_token
+from companion.tokens import host_token, read_seat_token
 
 from .qrtools import decode_page_qr_codes
 from .test_golden import GOLDEN
 
+GOLDEN_CODE = GOLDEN[2]["code"]
+
+
+def host_path(app, code: str) -> str:
+    with app.test_request_context():
+        return "/h/" + host_token(code)
+
 
 @pytest.mark.parametrize("code", [GOLDEN[0]["code"], GOLDEN[-1]["code"]])
-def test_each_qr_code_opens_its_own_seat(client, code):
+def test_each_qr_code_opens_its_own_seat(client, code, monkeypatch):
+    monkeypatch.setattr("companion.views.common.machine_names", lambda: frozenset({"192.168.1.20"}))
     game = load_game(code)
-    page = client.get(f"/games/{code}", base_url="http://192.168.1.20:5000").get_data(as_text=True)
+    page = client.get(host_path(client.application, code), base_url="http://192.168.1.20:5000").get_data(as_text=True)
     urls = decode_page_qr_codes(page)
     assert len(urls) == game.players
     for seat, url in enumerate(urls, 1):
@@ -31,7 +39,7 @@ def test_each_qr_code_opens_its_own_seat(client, code):
 
 def test_qr_codes_never_point_at_localhost(app, monkeypatch):
     monkeypatch.setattr("companion.views.common.lan_address", lambda: "192.168.7.9")
-    page = app.test_client().get(f"/games/{GOLDEN[1]['code']}", base_url="http://localhost:5000").get_data(as_text=True)
+    page = app.test_client().get(host_path(app, GOLDEN[1]['code']), base_url="http://localhost:5000").get_data(as_text=True)
     urls = decode_page_qr_codes(page)
     assert urls and all(url.startswith("http://192.168.7.9:5000/s/") for url in urls)
     assert re.search(r"Phones will open <strong class=\"url\"[^>]*>http://192.168.7.9:5000</strong>", page)
@@ -39,13 +47,13 @@ def test_qr_codes_never_point_at_localhost(app, monkeypatch):
 
 def test_without_a_lan_the_host_is_warned(app, monkeypatch):
     monkeypatch.setattr("companion.views.common.lan_address", lambda: None)
-    page = app.test_client().get(f"/games/{GOLDEN[1]['code']}", base_url="http://127.0.0.1:5000").get_data(as_text=True)
+    page = app.test_client().get(host_path(app, GOLDEN[1]['code']), base_url="http://127.0.0.1:5000").get_data(as_text=True)
     assert "which phones cannot reach" in page
 
 
 def test_a_configured_public_url_wins(tmp_path):
     app = create_app({"TESTING": True, "SECRET_KEY": "k", "PUBLIC_URL": "https://cryptid.example.org/"})
-    page = app.test_client().get(f"/games/{GOLDEN[1]['code']}").get_data(as_text=True)
+    page = app.test_client().get(host_path(app, GOLDEN[1]['code'])).get_data(as_text=True)
     assert all(u.startswith("https://cryptid.example.org/s/") for u in decode_page_qr_codes(page))
 
 
@@ -58,9 +66,24 @@ def test_is_local_host(host, local):
 
 def test_phone_base_url():
     assert phone_base_url("http://localhost:5000/", None, "10.0.0.5") == "http://10.0.0.5:5000"
-    assert phone_base_url("http://192.168.1.2:5000/", None, "10.0.0.5") == "http://192.168.1.2:5000"
+    assert phone_base_url("http://192.168.1.2:5000/", None, "10.0.0.5", frozenset({"192.168.1.2"})) == "http://192.168.1.2:5000"
+    assert phone_base_url("http://box.local:5000/", None, "10.0.0.5", frozenset({"box.local"})) == "http://box.local:5000"
     assert phone_base_url("http://localhost/", "https://x.org/", "10.0.0.5") == "https://x.org"
     assert phone_base_url("http://localhost:5000/", None, None) == "http://localhost:5000"
+
+
+@pytest.mark.parametrize("forged", ["evil.example", "evil.example:5000", "10.9.9.9:5000", "[2001:db8::1]:5000"])
+def test_qr_codes_never_trust_a_foreign_host_header(forged):
+    assert phone_base_url(f"http://{forged}/", None, "10.0.0.5", frozenset({"box"})) in ("http://10.0.0.5", "http://10.0.0.5:5000")
+    assert "evil" not in phone_base_url(f"http://{forged}/", None, None, frozenset({"box"}))
+
+
+def test_the_host_screen_ignores_a_forged_host_header(client):
+    code = GOLDEN_CODE
+    with client.application.test_request_context():
+        path = "/h/" + host_token(code)
+    page = client.get(path, headers={"Host": "evil.example"}).get_data(as_text=True)
+    assert "evil.example" not in page
 
 
 def test_lan_address_is_not_loopback():
@@ -77,12 +100,13 @@ def test_secret_key_is_made_once_and_kept(tmp_path, monkeypatch):
     assert len(first.config["SECRET_KEY"]) == 64
     assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0
     code = GOLDEN[1]["code"]
-    link = decode_page_qr_codes(first.test_client().get(f"/games/{code}").get_data(as_text=True))[0]
+    link = decode_page_qr_codes(first.test_client().get(host_path(first, code)).get_data(as_text=True))[0]
     with second.test_request_context():
         assert read_seat_token(urlsplit(link).path.rsplit("/", 1)[1]) == (code, 1)
 
 
 def test_tokens_from_another_server_are_rejected(app):
     other = create_app({"TESTING": True, "SECRET_KEY": "another"})
-    link = decode_page_qr_codes(other.test_client().get(f"/games/{GOLDEN[1]['code']}").get_data(as_text=True))[0]
+    link = decode_page_qr_codes(other.test_client().get(host_path(other, GOLDEN[1]['code'])).get_data(as_text=True))[0]
     assert app.test_client().get(urlsplit(link).path).status_code == 404
+    assert app.test_client().get(host_path(other, GOLDEN[1]["code"])).status_code == 404

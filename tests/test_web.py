@@ -12,6 +12,7 @@ from companion.cryptid import new_game
 from companion.cryptid.text import clue_text, hint_text
 
 from companion.i18n import LANGUAGES
+from companion.tokens import host_token
 
 from .test_golden import GOLDEN
 
@@ -21,6 +22,16 @@ TWO_PLAYER = GOLDEN[0]["code"]
 
 def seat_links(html: str) -> list[str]:
     return re.findall(r'<a href="[^"]*(/s/[^"]+)" class="seat-link"', html)
+
+
+def host(client, code: str) -> str:
+    """The host screen's path for a game, as the server signs it."""
+    with client.application.test_request_context():
+        return "/h/" + host_token(code)
+
+
+def seats_of(client, code: str) -> list[str]:
+    return seat_links(client.get(host(client, code)).get_data(as_text=True))
 
 
 def test_home_offers_both_forms(client):
@@ -33,12 +44,12 @@ def test_home_offers_both_forms(client):
 def test_new_game_redirects_to_its_setup_page(client, players, advanced):
     data = {"players": str(players)} | ({"advanced": "y"} if advanced else {})
     response = client.post("/", data=data)
-    assert response.status_code == 303
-    code = response.headers["Location"].rsplit("/", 1)[1]
+    assert response.status_code == 303 and response.headers["Location"].startswith("/h/")
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    code = re.search(r'<span class="big-code"><span class="code"[^>]*>([^<]+)</span>', page).group(1)
     game = load_game(code)
     assert game.players == players and game.mode == ("advanced" if advanced else "normal")
-    page = client.get(response.headers["Location"]).get_data(as_text=True)
-    assert code in page and f"{players} players" in page
+    assert f"{players} players" in page and len(seat_links(page)) == players
 
 
 def test_new_game_rejects_a_bad_player_count(client):
@@ -74,8 +85,8 @@ def test_a_bad_code_is_explained_beside_the_field(client, typed, words):
     assert 'aria-invalid="true"' in page and 'id="code-error"' in page
 
 
-def test_setup_page_shows_board_steps_and_a_qr_code_per_seat(client):
-    response = client.get(f"/games/{CODE}")
+def test_host_screen_shows_board_steps_and_a_qr_code_per_seat(client):
+    response = client.get(host(client, CODE))
     assert response.status_code == 200
     page = response.get_data(as_text=True)
     game = load_game(CODE)
@@ -83,7 +94,9 @@ def test_setup_page_shows_board_steps_and_a_qr_code_per_seat(client):
     for step in game.tile_steps() + game.structure_steps():
         assert step in page
     assert page.count('class="qr"') == game.players
+    assert page.count('class="qr host-qr"') == 1  # "continue on another device"
     assert len(seat_links(page)) == game.players
+    assert response.headers["Cache-Control"] == "no-store" and response.headers["Referrer-Policy"] == "no-referrer"
     for clue in game.clues:
         assert clue_text(clue) not in page
     assert hint_text(game.hint) not in page
@@ -110,12 +123,12 @@ def test_print_view(client):
 
 def test_the_host_unlocks_the_hint_when_the_table_agrees(client):
     game = load_game(CODE)
-    refused = client.post(f"/games/{CODE}/unlock/hint", data={})
+    refused = client.post(host(client, CODE) + f"/unlock/hint", data={})
     assert refused.status_code == 400
     assert "Tick the box once the table agrees" in refused.get_data(as_text=True)
     assert hint_text(game.hint) not in client.get(f"/games/{CODE}").get_data(as_text=True)
-    shown = client.post(f"/games/{CODE}/unlock/hint", data={"hint-agree": "y"})
-    assert shown.status_code == 303 and shown.headers["Location"] == f"/games/{CODE}#table"
+    shown = client.post(host(client, CODE) + f"/unlock/hint", data={"hint-agree": "y"})
+    assert shown.status_code == 303 and shown.headers["Location"] == host(client, CODE) + "#table"
     page = client.get(f"/games/{CODE}").get_data(as_text=True)
     assert hint_text(game.hint) in page and "Stronger hint" in page
 
@@ -123,10 +136,10 @@ def test_the_host_unlocks_the_hint_when_the_table_agrees(client):
 def test_the_reveal_page_needs_the_tables_agreement(client):
     game = load_game(CODE)
     assert client.get(f"/games/{CODE}/reveal").status_code == 403
-    assert client.post(f"/games/{CODE}/unlock/reveal", data={}).status_code == 400
-    unlocked = client.post(f"/games/{CODE}/unlock/reveal", data={"reveal-agree": "y"})
-    assert unlocked.status_code == 303 and unlocked.headers["Location"] == f"/games/{CODE}/reveal"
-    response = client.get(f"/games/{CODE}/reveal")
+    assert client.post(host(client, CODE) + f"/unlock/reveal", data={}).status_code == 400
+    unlocked = client.post(host(client, CODE) + f"/unlock/reveal", data={"reveal-agree": "y"})
+    assert unlocked.status_code == 303 and unlocked.headers["Location"] == host(client, CODE) + "/reveal"
+    response = client.get(host(client, CODE) + "/reveal")
     page = response.get_data(as_text=True)
     assert response.status_code == 200 and response.headers["Cache-Control"] == "no-store"
     for clue in game.clues:
@@ -137,14 +150,15 @@ def test_the_reveal_page_needs_the_tables_agreement(client):
 
 @pytest.mark.parametrize("step, status, words", [("everything", 400, "There is no step"), ("tile", 409, "first hint")])
 def test_unlocking_a_step_that_does_not_exist_or_is_not_open(client, step, status, words):
-    response = client.post(f"/games/{CODE}/unlock/{step}", data={f"{step}-agree": "y"})
+    response = client.post(host(client, CODE) + f"/unlock/{step}", data={f"{step}-agree": "y"})
     assert response.status_code == status and words in response.get_data(as_text=True)
 
 
 def test_next_game_keeps_the_board(client):
-    response = client.post(f"/games/{CODE}/next", data={"players": "3"})
+    response = client.post(host(client, CODE) + "/next", data={"players": "3"})
     assert response.status_code == 303
-    following = load_game(response.headers["Location"].rsplit("/", 1)[1])
+    following = load_game(next_game(load_game(CODE), 3).code)
+    assert response.headers["Location"] == host(client, following.code)
     first = load_game(CODE)
     assert following.board == first.board and following.players == 3 and following.habitat != first.habitat
 
@@ -156,27 +170,27 @@ def test_next_game_when_the_map_is_used_up_says_so(client):
             game = next_game(game)
         except NoHabitatLeft:
             break
-    response = client.post(f"/games/{game.code}/next", data={"players": "3"})
+    response = client.post(host(client, game.code) + "/next", data={"players": "3"})
     assert response.status_code == 409
     assert "Start a new map" in response.get_data(as_text=True)
 
 
 def test_shared_device_asks_who_is_looking_first(client):
     game = load_game(CODE)
-    ask = client.post(f"/games/{CODE}/clue", data={"seat": "2"})
+    ask = client.post(host(client, CODE) + "/clue", data={"seat": "2"})
     assert ask.status_code == 200
     page = ask.get_data(as_text=True)
     assert "Hand the screen to Player 2" in page
     assert all(clue_text(c) not in page for c in game.clues)
-    shown = client.post(f"/games/{CODE}/clue", data={"seat": "2", "confirmed": "yes"})
+    shown = client.post(host(client, CODE) + "/clue", data={"seat": "2", "confirmed": "yes"})
     assert clue_text(game.seat_clues(2)[0]) in shown.get_data(as_text=True)
     assert shown.headers["Cache-Control"] == "no-store"
-    assert client.post(f"/games/{CODE}/clue", data={"seat": "9"}).status_code == 303
+    assert client.post(host(client, CODE) + "/clue", data={"seat": "9"}).status_code == 303
 
 
 def test_seat_page_hides_the_clue_until_tapped_and_is_private(client):
     game = load_game(CODE)
-    links = seat_links(client.get(f"/games/{CODE}").get_data(as_text=True))
+    links = seats_of(client, CODE)
     for seat, link in enumerate(links, 1):
         response = client.get(link)
         page = response.get_data(as_text=True)
@@ -192,14 +206,14 @@ def test_seat_page_hides_the_clue_until_tapped_and_is_private(client):
 
 def test_two_player_seats_hold_two_clues(client):
     game = load_game(TWO_PLAYER)
-    link = seat_links(client.get(f"/games/{TWO_PLAYER}").get_data(as_text=True))[1]
+    link = seats_of(client, TWO_PLAYER)[1]
     page = client.get(link).get_data(as_text=True)
     assert all(clue_text(c) in page for c in game.seat_clues(2))
 
 
 @pytest.mark.parametrize("tamper", [lambda t: t[:-1] + ("A" if t[-1] != "A" else "B"), lambda t: t.replace("1.", "2.", 1), lambda t: "nonsense"])
 def test_altered_seat_tokens_are_404(client, tamper):
-    link = seat_links(client.get(f"/games/{CODE}").get_data(as_text=True))[0]
+    link = seats_of(client, CODE)[0]
     token = link.rsplit("/", 1)[1]
     assert client.get("/s/" + tamper(token)).status_code == 404
     assert client.get("/api/seats/" + tamper(token)).status_code == 404
@@ -207,7 +221,7 @@ def test_altered_seat_tokens_are_404(client, tamper):
 
 def test_check_a_hex_answers_by_the_seats_clue(client):
     game = load_game(CODE)
-    link = seat_links(client.get(f"/games/{CODE}").get_data(as_text=True))[0]
+    link = seats_of(client, CODE)[0]
     allowed = game.allowed(1)
     for hex_index in (0, game.habitat, 57, 107):
         page = client.get(link, query_string={"hex": hex_index}).get_data(as_text=True)
@@ -219,7 +233,7 @@ def test_check_a_hex_answers_by_the_seats_clue(client):
 
 def test_the_seat_map_marks_exactly_the_allowed_hexes(client):
     game = load_game(CODE)
-    link = seat_links(client.get(f"/games/{CODE}").get_data(as_text=True))[2]
+    link = seats_of(client, CODE)[2]
     page = client.get(link).get_data(as_text=True)
     marked = {int(h) for h in re.findall(r'href="\?hex=(\d+)"[^>]*><use href="#s', page)}
     assert marked == {h for h in range(108) if game.allowed(3) >> h & 1}
@@ -227,7 +241,7 @@ def test_the_seat_map_marks_exactly_the_allowed_hexes(client):
 
 def test_seats_vote_and_the_hint_unlocks_for_everyone(client):
     game = load_game(CODE)  # 4 players: 3 must agree
-    links = seat_links(client.get(f"/games/{CODE}").get_data(as_text=True))
+    links = seats_of(client, CODE)
     assert client.post(links[0] + "/votes/hint").status_code == 303
     assert client.post(links[0] + "/votes/hint").status_code == 303  # twice counts once
     page = client.get(links[3]).get_data(as_text=True)
@@ -246,7 +260,7 @@ def test_seats_vote_and_the_hint_unlocks_for_everyone(client):
 
 def test_a_reveal_vote_opens_the_reveal_on_every_phone(client):
     game = load_game(GOLDEN[1]["code"])  # 3 players
-    links = seat_links(client.get(f"/games/{game.code}").get_data(as_text=True))
+    links = seats_of(client, game.code)
     for link in links:
         client.post(link + "/votes/reveal")
     page = client.get(links[0]).get_data(as_text=True)
@@ -256,7 +270,7 @@ def test_a_reveal_vote_opens_the_reveal_on_every_phone(client):
 
 
 def test_votes_from_the_script_get_the_panel_back(client):
-    link = seat_links(client.get(f"/games/{CODE}").get_data(as_text=True))[0]
+    link = seats_of(client, CODE)[0]
     response = client.post(link + "/votes/hint", headers={"X-Requested-With": "fetch"})
     assert response.status_code == 200
     fragment = response.get_data(as_text=True)
@@ -265,13 +279,13 @@ def test_votes_from_the_script_get_the_panel_back(client):
 
 @pytest.mark.parametrize("step, status", [("everything", 400), ("tile", 409)])
 def test_bad_votes_say_why(client, step, status):
-    link = seat_links(client.get(f"/games/{CODE}").get_data(as_text=True))[0]
+    link = seats_of(client, CODE)[0]
     assert client.post(link + f"/votes/{step}").status_code == status
     assert client.post("/s/forged.token/votes/hint").status_code == 404
 
 
 def test_the_panel_answers_304_while_nothing_changes(client):
-    links = seat_links(client.get(f"/games/{CODE}").get_data(as_text=True))
+    links = seats_of(client, CODE)
     for url in (f"/games/{CODE}/table", links[0] + "/table"):
         first = client.get(url)
         etag = first.headers["ETag"]
@@ -286,7 +300,7 @@ def test_votes_need_the_csrf_token(tmp_path):
 
     app = create_app({"TESTING": True, "SECRET_KEY": "test-secret"})
     client = app.test_client()
-    link = seat_links(client.get(f"/games/{CODE}").get_data(as_text=True))[0]
+    link = seats_of(client, CODE)[0]
     assert client.post(link + "/votes/hint", headers={"X-Requested-With": "fetch"}).status_code == 400
     page = client.get(link).get_data(as_text=True)
     token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
@@ -303,7 +317,7 @@ def test_api_game_is_public_only(client):
 
 def test_api_seat_gives_only_that_seats_clues(client):
     game = load_game(TWO_PLAYER)
-    link = seat_links(client.get(f"/games/{TWO_PLAYER}").get_data(as_text=True))[0]
+    link = seats_of(client, TWO_PLAYER)[0]
     response = client.get("/api" + link.replace("/s/", "/seats/"))
     assert response.headers["Cache-Control"] == "no-store"
     data = response.get_json()
@@ -345,18 +359,18 @@ def page_weight(client, path: str) -> int:
 
 def test_page_weight_budgets(client):
     code = GOLDEN[-2]["code"]  # advanced, 5 players: the largest pages
-    page = client.get(f"/games/{code}").get_data(as_text=True)
+    page = client.get(host(client, code)).get_data(as_text=True)
     for language in LANGUAGES:  # Greek, Persian and Japanese take 2-3 bytes a letter
         client.set_cookie("lang", language)
-        assert page_weight(client, f"/games/{code}") <= 80_000, language
+        assert page_weight(client, host(client, code)) <= 80_000, language
         assert page_weight(client, seat_links(page)[0]) <= 30_000, language
     client.set_cookie("lang", "en")
-    client.post(f"/games/{code}/unlock/hint", data={"hint-agree": "y"})
-    client.post(f"/games/{code}/unlock/tile", data={"tile-agree": "y"})
-    client.post(f"/games/{code}/unlock/reveal", data={"reveal-agree": "y"})  # every clue now on every phone
+    client.post(host(client, code) + f"/unlock/hint", data={"hint-agree": "y"})
+    client.post(host(client, code) + f"/unlock/tile", data={"tile-agree": "y"})
+    client.post(host(client, code) + f"/unlock/reveal", data={"reveal-agree": "y"})  # every clue now on every phone
     for language in LANGUAGES:  # Greek, Persian and Japanese take 2-3 bytes a letter
         client.set_cookie("lang", language)
-        assert page_weight(client, f"/games/{code}") <= 80_000, language
+        assert page_weight(client, host(client, code)) <= 80_000, language
         assert page_weight(client, seat_links(page)[0]) <= 30_000, language
 
 
@@ -377,8 +391,8 @@ def test_structure_steps_and_the_diagram_share_their_numbers(client):
 
 def test_an_unlock_is_announced_at_the_top_of_the_host_screen_and_every_phone(client):
     game = load_game(CODE)
-    links = seat_links(client.get(f"/games/{CODE}").get_data(as_text=True))
-    pages = [f"/games/{CODE}", links[0], links[3]]
+    links = seats_of(client, CODE)
+    pages = [host(client, CODE), f"/games/{CODE}", links[0], links[3]]
     banner = r'<main id="main">\s*<div id="news" role="status"><a class="news" data-step="{step}" href="{href}"><strong>{news}</strong> <span>{text}</span></a></div>'
     for page in pages:
         assert re.search(r'<main id="main">\s*<div id="news" role="status"></div>', client.get(page).get_data(as_text=True))
@@ -386,10 +400,10 @@ def test_an_unlock_is_announced_at_the_top_of_the_host_screen_and_every_phone(cl
     for step, news, text, href in [
         ("hint", "The table unlocked the hint.", hint_text(game.hint), "#step-hint"),
         ("tile", "The table unlocked the stronger hint.", f"The habitat is on tile {tile}", "#step-tile"),
-        ("reveal", "The table revealed the habitat.", "Row ", f"/games/{CODE}/reveal"),
+        ("reveal", "The table revealed the habitat.", "Row ", "/reveal"),
     ]:
-        client.post(f"/games/{CODE}/unlock/{step}", data={f"{step}-agree": "y"})
-        expected = banner.format(step=step, href=re.escape(href), news=re.escape(news), text=re.escape(text) + "[^<]*")
+        client.post(host(client, CODE) + f"/unlock/{step}", data={f"{step}-agree": "y"})
+        expected = banner.format(step=step, href="[^\"]*" + re.escape(href), news=re.escape(news), text=re.escape(text) + "[^<]*")
         for page in pages:
             assert re.search(expected, client.get(page).get_data(as_text=True)), (step, page)
         # The polled panel carries the same banner for the page's script to show without a reload.
@@ -399,20 +413,20 @@ def test_an_unlock_is_announced_at_the_top_of_the_host_screen_and_every_phone(cl
 
 def test_two_clues_are_numbered_apart_and_called_your_clues(client):
     game = load_game(TWO_PLAYER)
-    link = seat_links(client.get(f"/games/{TWO_PLAYER}").get_data(as_text=True))[1]
+    link = seats_of(client, TWO_PLAYER)[1]
     page = client.get(link).get_data(as_text=True)
     assert "Player 2, your clues" in page
     clues = re.search(r'<ol class="own-clues">(.*?)</ol>', page).group(1)
     assert re.findall(r'<li class="clue-text">(.*?)</li>', clues) == [clue_text(c) for c in game.seat_clues(2)]
-    shown = client.post(f"/games/{TWO_PLAYER}/clue", data={"seat": "2", "confirmed": "yes"}).get_data(as_text=True)
+    shown = client.post(host(client, TWO_PLAYER) + "/clue", data={"seat": "2", "confirmed": "yes"}).get_data(as_text=True)
     assert re.search(r'<ol class="own-clues"><li class="clue-text">[^<]+</li><li class="clue-text">', shown)
-    one = client.get(seat_links(client.get(f"/games/{CODE}").get_data(as_text=True))[0]).get_data(as_text=True)
+    one = client.get(seats_of(client, CODE)[0]).get_data(as_text=True)
     assert "own-clues" not in one and "your clues" not in one
 
 
 @pytest.mark.parametrize("help_page", ["/help/play", "/help/setup"])
 def test_help_opened_from_a_seat_leads_back_to_it_and_stays_private(client, help_page):
-    link = seat_links(client.get(f"/games/{CODE}").get_data(as_text=True))[0]
+    link = seats_of(client, CODE)[0]
     assert f'href="/help/play?back={link}"' in client.get(link).get_data(as_text=True)
     response = client.get(help_page, query_string={"back": link})
     page = response.get_data(as_text=True)
@@ -440,25 +454,25 @@ def test_a_mistyped_code_takes_the_focus_to_its_explanation(client):
 
 
 def test_agree_forms_leave_the_unticked_box_to_the_server_in_the_pages_language(client):
-    page = client.get(f"/games/{CODE}").get_data(as_text=True)
+    page = client.get(host(client, CODE)).get_data(as_text=True)
     forms = re.findall(r'<form [^>]*class="agree"[^>]*>', page)
     assert forms and all("novalidate" in form for form in forms)
     client.set_cookie("lang", "el")
-    refused = client.post(f"/games/{CODE}/unlock/hint", data={}).get_data(as_text=True)
+    refused = client.post(host(client, CODE) + "/unlock/hint", data={}).get_data(as_text=True)
     assert re.search(r'<p class="error" id="hint-agree-error" role="alert" tabindex="-1" autofocus>Τσεκάρετε', refused)
 
 
 def test_the_reveal_marks_the_habitat_and_shows_both_hints(client):
     game = load_game(CODE)
     for step in ("hint", "tile", "reveal"):
-        client.post(f"/games/{CODE}/unlock/{step}", data={f"{step}-agree": "y"})
+        client.post(host(client, CODE) + f"/unlock/{step}", data={f"{step}-agree": "y"})
     page = client.get(f"/games/{CODE}/reveal").get_data(as_text=True)
     row, col = divmod(game.habitat, 12)
     assert f"the creature lives in row <strong>{row + 1}</strong>, column <strong>{col + 1}</strong> (" in page
     tile, _ = game.habitat_tile()
     assert "<h2>Stronger hint</h2>" in page and f"The habitat is on tile {tile}" in page
     assert 'class="veil"' in page and 'class="habitat"' in page
-    seat_page = client.get(seat_links(client.get(f"/games/{CODE}").get_data(as_text=True))[0]).get_data(as_text=True)
+    seat_page = client.get(seats_of(client, CODE)[0]).get_data(as_text=True)
     assert re.search(r'<section class="step unlocked" id="step-reveal">\s*<h3>The habitat</h3>', seat_page)
 
 

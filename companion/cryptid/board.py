@@ -146,4 +146,11 @@ class Board:
         """The tile placement covering a board hex."""
         return self.tiles[slot_of(index)]
 
+    def tile_position(self, index: int) -> tuple[TilePlacement, int, int]:
+        """The tile covering a hex, and the hex's row and place in that row (1-based) on the tile as it lies."""
+        placement = self.placement_of(index)
+        origin_row, origin_col = slot_origin(placement.slot)
+        row, col = hex_row_col(index)
+        return placement, row - origin_row + 1, col - origin_col + 1
+
 

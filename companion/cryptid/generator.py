@@ -37,7 +37,7 @@ from .text import (
     tile_step_text,
     untranslated,
 )
-from .tiles import PIECES, TILE_NUMBERS, slot_origin
+from .tiles import PIECES, TILE_NUMBERS
 
 VERSION = 1
 KNOWN_VERSIONS = frozenset({1})
@@ -122,10 +122,8 @@ class Game:
         """One sentence per structure: the tile it stands on and the hex counted on that tile as it lies."""
         steps = []
         for s in self.board.structures:
-            placement = self.board.placement_of(s.hex)
-            origin_row, origin_col = slot_origin(placement.slot)
-            steps.append(structure_step_text(s.kind, s.color, placement.slot, placement.tile,
-                                             s.row - origin_row + 1, s.col - origin_col + 1, gettext))
+            placement, row, col = self.board.tile_position(s.hex)
+            steps.append(structure_step_text(s.kind, s.color, placement.slot, placement.tile, row, col, gettext))
         return steps
 
     def to_json(self, reveal: bool = False) -> dict:

@@ -204,3 +204,97 @@ def tile_hint_text(tile: int, slot: int, gettext: Translate = untranslated) -> s
 
 def _capitalized(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Refereed play (PLAY.md): log lines, where to mirror a piece on the real tiles, what is pending, illegal moves.
+# Rows and columns are shown 1-based. `names` maps each seat to the name people see (PlayState.display_names).
+# ---------------------------------------------------------------------------------------------------------------
+
+# Keyed by (log action, piece): one whole sentence per outcome, never a piece word glued into a sentence.
+LOG_TEXTS = {
+    ("cube", None): N_("{name} placed a cube on row {row}, column {col}."),
+    ("ask", "disc"): N_("{name} asked {asked} about row {row}, column {col}: disc."),
+    ("ask", "cube"): N_("{name} asked {asked} about row {row}, column {col}: cube."),
+    ("search", None): N_("{name} searched row {row}, column {col}."),
+    ("answer", "disc"): N_("{name} answered: disc."),
+    ("answer", "cube"): N_("{name} answered: cube."),
+    ("skip", None): N_("{name} could not place a cube: no hex qualifies."),
+    ("leave", None): N_("{name} left the game."),
+    ("win", None): N_("{name} found the habitat and wins!"),
+}
+MIRROR_TEXTS = {
+    "disc": N_("{name}: disc on tile {tile} ({slot}), row {row}, hex {col} from the left."),
+    "cube": N_("{name}: cube on tile {tile} ({slot}), row {row}, hex {col} from the left."),
+}
+PENDING_TEXTS = {
+    "cube": N_("{name}: place a cube."),
+    "move": N_("{name}: ask or search."),
+}
+WAITING_TO_START = N_("Waiting for the game to start.")
+# Keyed by PlayState.outcome.
+GAME_OVER_TEXTS = {
+    "win": N_("The game is over: {name} found the habitat."),
+    "reveal": N_("The game is over: the table agreed to the reveal."),
+    "all_left": N_("The game is over: every player left."),
+}
+# Moves the rules forbid, keyed by IllegalMove.reason; the named fields come from IllegalMove.params.
+ILLEGAL_MOVES = {
+    "not_started": N_("The game has not started yet."),
+    "already_started": N_("The game has already started."),
+    "game_over": N_("The game is over: no more moves can be made."),
+    "not_your_turn": N_("It is not your turn."),
+    "cube_expected": N_("You must place a cube now, on a hex your clue rules out."),
+    "move_expected": N_("You cannot place a cube now: ask a player or search a hex."),
+    "off_board": N_("That hex is not on the board: rows go from 1 to 9 and columns from 1 to 12."),
+    "hex_has_cube": N_("That hex already has a cube: nobody can ask about it, search it or put another cube on it."),
+    "clue_allows_hex": N_("Your clue allows that hex: a cube goes only on a hex your clue rules out."),
+    "clue_rules_out_hex": N_("Your clue rules that hex out: you can only search a hex your clue allows."),
+    "ask_self": N_("You cannot ask yourself: ask another player."),
+    "already_has_disc": N_("That player already has a disc on that hex: ask another player or about another hex."),
+    "no_such_seat": N_("There is no seat {seat} in this game."),
+    "you_left": N_("You have left the game: your clue still answers, but you no longer take turns or vote."),
+    "seat_left": N_("That player has already left the game."),
+    "vote_self": N_("You cannot mark yourself as gone: leave the game instead."),
+    "already_voted": N_("You have already marked that player as gone."),
+    "stale_version": N_("The game has moved on since your screen was updated: look at it again and retry."),
+    "name_empty": N_("Type a name."),
+    "name_too_long": N_("A name can have at most {limit} characters."),
+    "name_invalid": N_("A name cannot contain control characters."),
+}
+
+
+def log_entry_text(entry, names: dict[int, str], gettext: Translate = untranslated) -> str:
+    """One log entry as a sentence, e.g. 'Ben asked Chloe about row 4, column 7: cube.'"""
+    fields = {"name": names[entry.seat]}
+    if entry.hex is not None:
+        fields.update(row=entry.row + 1, col=entry.col + 1)
+    if entry.seat_asked is not None:
+        fields["asked"] = names[entry.seat_asked]
+    return gettext(LOG_TEXTS[(entry.action, entry.piece)]).format(**fields)
+
+
+def mirror_text(entry, board, names: dict[int, str], gettext: Translate = untranslated) -> str | None:
+    """Which piece to put where on the real tiles for a log entry, counted like the structure steps; None when the
+    entry put nothing on the board."""
+    placement = entry.placement()
+    if placement is None:
+        return None
+    owner, piece = placement
+    tile, row, col = board.tile_position(entry.hex)
+    return gettext(MIRROR_TEXTS[piece]).format(
+        name=names[owner], tile=tile.tile, slot=slot_name(tile.slot, gettext), row=row, col=col
+    )
+
+
+def pending_text(state, names: dict[int, str], gettext: Translate = untranslated) -> str:
+    """What the table waits for, e.g. 'Ana: place a cube.', or how the game ended."""
+    if state.outcome is not None:
+        return gettext(GAME_OVER_TEXTS[state.outcome]).format(name=names.get(state.winner))
+    if state.pending is None:
+        return gettext(WAITING_TO_START)
+    return gettext(PENDING_TEXTS[state.pending]).format(name=names[state.turn])
+
+
+def illegal_move_text(reason: str, params: dict, gettext: Translate = untranslated) -> str:
+    return gettext(ILLEGAL_MOVES[reason]).format(**params)

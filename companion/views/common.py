@@ -10,11 +10,21 @@ from flask_babel import gettext
 from ..diagram import board_svg
 from ..errors import wants_json
 from ..forms import LoadCodeForm
-from ..cryptid import Game, GameCodeError, load_game
+from ..cryptid import Game, GameCodeError, load_game, next_game
 from ..cryptid.hexgrid import hex_row_col
-from ..cryptid.text import code_error_text, hex_label, mode_name, terrain_letter
+from ..cryptid.text import (
+    TERRAIN_NAMES,
+    clue_text,
+    code_error_text,
+    hex_label,
+    hint_text,
+    mode_name,
+    seat_name,
+    terrain_letter,
+    tile_hint_text,
+)
 from ..cryptid.tiles import TERRAINS
-from ..network import is_local_host, lan_address, phone_base_url
+from ..network import is_local_host, lan_address, machine_names, phone_base_url
 from ..tokens import seat_token
 
 
@@ -34,6 +44,29 @@ def game_or_404(code: str) -> Game:
         raise GameNotFound(code, code_error_text(exc.reason, exc.params, gettext)) from None
 
 
+def next_game_for(game: Game, players: int | None = None) -> Game:
+    """The next game on the same map; raises NoHabitatLeft when the map has no unused habitat."""
+    return next_game(game, players)
+
+
+def reveal_context(game: Game) -> dict:
+    """Everything the reveal page shows: the habitat on the map, every clue, the hint and the tile."""
+    clues = [
+        {"name": seat_name(s, gettext), "texts": [clue_text(c, gettext) for c in game.seat_clues(s)]}
+        for s in range(1, game.players + 1)
+    ]
+    row, col = hex_row_col(game.habitat)
+    return {
+        "game": game,
+        "clues": clues,
+        "hint": hint_text(game.hint, gettext),
+        "tile_hint": tile_hint_text(*game.habitat_tile(), gettext),
+        # Row, column and terrain apart, for the reveal's own whole sentence.
+        "habitat": {"row": row + 1, "col": col + 1, "terrain": gettext(TERRAIN_NAMES[game.board.cell(game.habitat)[0]])},
+        "diagram": setup_diagram(game, habitat=game.habitat),
+    }
+
+
 def render_game_not_found(error: GameNotFound):
     if wants_json():
         return jsonify(error=error.message, status=400), 400
@@ -45,7 +78,7 @@ def phone_base() -> tuple[str, bool]:
     """(base URL for QR codes, whether phones can probably reach it)."""
     configured = current_app.config.get("PUBLIC_URL")
     lan = None if configured else lan_address()
-    base = phone_base_url(request.host_url, configured, lan)
+    base = phone_base_url(request.host_url, configured, lan, machine_names())
     return base, bool(configured) or not is_local_host(urlsplit(base).netloc)
 
 

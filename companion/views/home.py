@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from flask import Blueprint, redirect, render_template, request, url_for
 
+from ..limits import limiter, new_games_limit
 from ..forms import LoadCodeForm, NewGameForm
 from ..cryptid import ADVANCED, NORMAL, new_game
+from .host import host_url
 
 bp = Blueprint("home", __name__)
 
@@ -16,12 +18,13 @@ def index():
 
 
 @bp.post("/")
+@limiter.limit(new_games_limit)
 def create():
     form = NewGameForm()
     if not form.validate_on_submit():
         return render_template("home.html", new_form=form, load_form=LoadCodeForm()), 400
     game = new_game(form.players.data, ADVANCED if form.advanced.data else NORMAL)
-    return redirect(url_for("games.setup", code=game.code), 303)
+    return redirect(host_url(game.code), 303)
 
 
 @bp.get("/load")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import gettext
 
+from ..limits import actions_limit, limiter
 from ..diagram import board_svg
 from ..cryptid import Game
 from ..cryptid.hexgrid import HEX_COUNT, hex_row_col
@@ -29,8 +30,11 @@ def seat_game(token: str) -> tuple[Game, int]:
 
 
 def _checked_hex() -> int | None:
+    """The hex a no-JS "check a hex" link names; anything else (junk, huge numbers) is ignored."""
     value = request.args.get("hex", "")
-    return int(value) if value.isdigit() and int(value) < HEX_COUNT else None
+    if not (value.isascii() and value.isdigit() and len(value) <= 3):
+        return None
+    return int(value) if int(value) < HEX_COUNT else None
 
 
 def hex_label_ids(game: Game, index: int) -> str:
@@ -95,11 +99,13 @@ def table(token: str):
 
 
 @bp.post("/<token>/votes/<step>")
+@limiter.limit(actions_limit)
 def vote(token: str, step: str):
     return _change_vote(token, step, cast_vote)
 
 
 @bp.post("/<token>/votes/<step>/withdraw")
+@limiter.limit(actions_limit)
 def withdraw(token: str, step: str):
     return _change_vote(token, step, withdraw_vote)
 

@@ -57,8 +57,9 @@ def unlocked_content(game: Game, step: str) -> dict:
     return {"text": hex_name(game, game.habitat)}
 
 
-def render_panel(game: Game, state: TableState, *, seat: int | None, poll_url: str, action, host_form=None):
-    """The panel's HTML; `action(step, withdraw)` builds each form's URL, `host_form(step)` the host's form."""
+def render_panel(game: Game, state: TableState, *, seat: int | None, poll_url: str, action=None, host_form=None):
+    """The panel's HTML; `action(step, withdraw)` builds each form's URL, `host_form(step)` the host's form
+    (neither for the public view, which only shows the tallies)."""
     return render_template(
         PANEL_TEMPLATE,
         game=game,

@@ -10,6 +10,7 @@ import pytest
 import waitress
 
 from companion.app import create_app
+from companion.tokens import host_token
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -33,10 +34,26 @@ def _chromium() -> str:
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory):
-    """The production server on a free loopback port; QR codes point at it."""
+def live_app(tmp_path_factory):
     os.environ.setdefault("COMPANION_INSTANCE_PATH", str(tmp_path_factory.mktemp("instance")))
-    app = create_app({"SECRET_KEY": "browser-tests"})
+    return create_app({"SECRET_KEY": "browser-tests"})
+
+
+@pytest.fixture(scope="session")
+def host_of(live_app, live_server):
+    """The host screen's URL of a game on the live server."""
+
+    def url(code: str) -> str:
+        with live_app.test_request_context():
+            return f"{live_server}/h/{host_token(code)}"
+
+    return url
+
+
+@pytest.fixture(scope="session")
+def live_server(live_app):
+    """The production server on a free loopback port; QR codes point at it."""
+    app = live_app
     server = waitress.create_server(app, host="127.0.0.1", port=0, threads=4)
     url = f"http://127.0.0.1:{server.effective_port}"
     app.config["PUBLIC_URL"] = url

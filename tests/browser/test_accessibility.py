@@ -19,8 +19,9 @@ SMALL_PHONE = PHONE | {"viewport": {"width": 375, "height": 667}}
 LAPTOP = {"viewport": {"width": 1280, "height": 900}}
 
 
-def seat_urls(page, live_server, code: str) -> list[str]:
-    page.goto(f"{live_server}/games/{code}")
+def seat_urls(page, host_url: str) -> list[str]:
+    """The seats' links, as the host's screen shows them."""
+    page.goto(host_url)
     return [a.get_attribute("href") for a in page.locator("a.seat-link").all()]
 
 
@@ -48,19 +49,20 @@ def revealed(browser, live_server) -> str:
     return code
 
 
-def test_every_page_passes_axe(browser, live_server, revealed):
+def test_every_page_passes_axe(browser, live_server, host_of, revealed):
     """axe-core finds nothing on any page, in English, Persian (right to left) and Greek, with the clue open or not."""
     axe = Axe()
     page = browser.new_page()
     fresh = GOLDEN[3]["code"]
-    seat = seat_urls(page, live_server, fresh)[0]
-    revealed_seat = seat_urls(page, live_server, revealed)[1]
+    seat = seat_urls(page, host_of(fresh))[0]
+    revealed_seat = seat_urls(page, host_of(revealed))[1]
     visits = [
-        ("en", "/"), ("en", "/load?code=ABC"), ("en", f"/games/{fresh}"), ("en", f"/games/{fresh}/print"),
-        ("en", f"/games/{revealed}"), ("en", f"/games/{revealed}/reveal"), ("en", "/help/setup"),
+        ("en", "/"), ("en", "/load?code=ABC"), ("en", host_of(fresh)), ("en", f"/games/{fresh}"),
+        ("en", f"/games/{fresh}/print"), ("en", host_of(revealed)), ("en", f"/games/{revealed}"),
+        ("en", f"/games/{revealed}/reveal"), ("en", host_of(revealed) + "/reveal"), ("en", "/help/setup"),
         ("en", f"/help/play?back={urlsplit(seat).path}"),
         ("en", "/nowhere"), ("en", "/games/ZZZZZ-ZZZZZ"), ("en", seat), ("en", seat + "?hex=40"), ("en", revealed_seat),
-        ("fa", f"/games/{fresh}"), ("fa", seat), ("fa", f"/games/{revealed}/reveal"), ("el", seat), ("ja", f"/games/{fresh}"),
+        ("fa", host_of(fresh)), ("fa", seat), ("fa", f"/games/{revealed}/reveal"), ("el", seat), ("ja", host_of(fresh)),
     ]
     problems = []
 
@@ -76,7 +78,7 @@ def test_every_page_passes_axe(browser, live_server, revealed):
             page.locator(".clue-box summary").click()
             scan(f"{language} {path} (clue open)")
     page.context.add_cookies([{"name": "lang", "value": "en", "url": live_server}])
-    page.goto(f"{live_server}/games/{fresh}")
+    page.goto(host_of(fresh))
     page.get_by_role("button", name="Show clue for Player 2").click()
     scan("shared clue: who is looking")
     page.get_by_role("button", name="I am Player 2: show my clue").click()
@@ -85,12 +87,12 @@ def test_every_page_passes_axe(browser, live_server, revealed):
     assert problems == []
 
 
-def test_the_map_is_one_tab_stop_moved_by_arrow_keys(browser, live_server):
+def test_the_map_is_one_tab_stop_moved_by_arrow_keys(browser, host_of):
     context = browser.new_context(**LAPTOP)
     page = context.new_page()
     code = GOLDEN[2]["code"]
     game = load_game(code)
-    page.goto(seat_urls(page, live_server, code)[0])
+    page.goto(seat_urls(page, host_of(code))[0])
     page.locator(".toggle").focus()
     stops = []
     for _ in range(12):
@@ -142,8 +144,8 @@ def contrast(a: str, b: str) -> float:
     return (high + 0.05) / (low + 0.05)
 
 
-def test_the_focus_ring_stands_out_on_every_terrain(phone, live_server):
-    phone.goto(seat_urls(phone, live_server, GOLDEN[2]["code"])[0])
+def test_the_focus_ring_stands_out_on_every_terrain(phone, host_of):
+    phone.goto(seat_urls(phone, host_of(GOLDEN[2]["code"]))[0])
     fills = phone.evaluate("[...'FDSMW'].map(t => getComputedStyle(document.querySelector(`#s${t} use`)).fill)")
     outer, inner = phone.evaluate(
         "['outer', 'inner'].map(c => getComputedStyle(document.querySelector(`.focus-ring .${c}`)).stroke)"
@@ -154,11 +156,11 @@ def test_the_focus_ring_stands_out_on_every_terrain(phone, live_server):
 
 
 @pytest.mark.parametrize("size, open_clue", [(SMALL_PHONE, True), (LAPTOP, False)], ids=["375x667 clue open", "1280x900"])
-def test_the_answer_shows_where_the_finger_is(browser, live_server, size, open_clue):
+def test_the_answer_shows_where_the_finger_is(browser, host_of, size, open_clue):
     context = browser.new_context(**size)
     page = context.new_page()
     code = GOLDEN[2]["code"]
-    page.goto(seat_urls(page, live_server, code)[0])
+    page.goto(seat_urls(page, host_of(code))[0])
     if open_clue:
         page.locator(".clue-box summary").click()
     hex_link = page.locator("a[href='?hex=103']")  # bottom row
@@ -173,13 +175,14 @@ def test_the_answer_shows_where_the_finger_is(browser, live_server, size, open_c
     context.close()
 
 
-def test_an_unlock_shows_at_the_top_of_every_screen(browser, live_server):
+def test_an_unlock_shows_at_the_top_of_every_screen(browser, live_server, host_of):
     host = browser.new_page()
     code = new_game_from_home(host, live_server, 3)
     phone_context = browser.new_context(**PHONE)
     phone = phone_context.new_page()
-    phone.goto(seat_urls(host, live_server, code)[1])
-    host.goto(f"{live_server}/games/{code}")
+    phone.goto(seat_urls(host, host_of(code))[1])
+    public = browser.new_page()
+    public.goto(f"{live_server}/games/{code}")  # a second screen following the table by its code
     phone.locator("a[href='?hex=100']").scroll_into_view_if_needed()  # busy with the map, far below the top
     assert phone.locator("#news").inner_text() == ""
     unlock(host, "hint")
@@ -188,6 +191,8 @@ def test_an_unlock_shows_at_the_top_of_every_screen(browser, live_server):
     assert banner.inner_text().startswith("The table unlocked the hint.")
     assert inside_viewport(phone, banner)
     assert inside_viewport(host, host.locator("#news.live .news"))  # the host's own unlock too
+    public.locator("#news.live .news").wait_for(timeout=10_000)
+    public.close()
     banner.click()  # taken to the hint, and the banner stops following the page
     assert phone.locator("#news.live").count() == 0 and phone.url.endswith("#step-hint")
     phone.reload()
@@ -196,8 +201,8 @@ def test_an_unlock_shows_at_the_top_of_every_screen(browser, live_server):
     host.close()
 
 
-def test_help_from_a_seat_page_leads_back_to_it(phone, live_server):
-    seat = seat_urls(phone, live_server, GOLDEN[2]["code"])[2]
+def test_help_from_a_seat_page_leads_back_to_it(phone, host_of):
+    seat = seat_urls(phone, host_of(GOLDEN[2]["code"]))[2]
     phone.goto(seat)
     phone.get_by_role("link", name="How to play").click()
     phone.get_by_role("link", name="Back to your clue").click()
@@ -214,11 +219,11 @@ def test_a_mistyped_code_is_shown_and_focused_on_a_phone(phone, live_server):
     assert inside_viewport(phone, error) and inside_viewport(phone, phone.locator("#code"))
 
 
-def test_an_unticked_box_is_explained_in_the_pages_language(browser, live_server):
+def test_an_unticked_box_is_explained_in_the_pages_language(browser, live_server, host_of):
     context = browser.new_context(**LAPTOP)
     context.add_cookies([{"name": "lang", "value": "el", "url": live_server}])
     page = context.new_page()
-    page.goto(f"{live_server}/games/{GOLDEN[4]['code']}")
+    page.goto(host_of(GOLDEN[4]["code"]))
     assert page.locator("#agree-hint").evaluate("form => form.noValidate")
     page.locator("#agree-hint button").click()
     error = page.locator("#hint-agree-error")
@@ -228,11 +233,11 @@ def test_an_unticked_box_is_explained_in_the_pages_language(browser, live_server
     context.close()
 
 
-def test_the_host_screen_fits_a_laptop_and_a_phone(browser, live_server):
+def test_the_host_screen_fits_a_laptop_and_a_phone(browser, live_server, host_of):
     code = GOLDEN[-2]["code"]  # 5 players
     context = browser.new_context(**LAPTOP)
     page = context.new_page()
-    page.goto(f"{live_server}/games/{code}")
+    page.goto(host_of(code))
     key = page.locator(".diagram .key").bounding_box()
     assert key["y"] + key["height"] <= 900  # the whole diagram and its key above the fold
     tops = {round(card.bounding_box()["y"]) for card in page.locator(".qr-card").all()}
@@ -251,10 +256,10 @@ def test_the_host_screen_fits_a_laptop_and_a_phone(browser, live_server):
         context.close()
 
 
-def test_labels_hold_their_words_in_every_language(browser, live_server):
+def test_labels_hold_their_words_in_every_language(browser, live_server, host_of):
     page = browser.new_page()
     code = GOLDEN[-1]["code"]
-    seat = seat_urls(page, live_server, code)[0]
+    seat = seat_urls(page, host_of(code))[0]
     for language in LANGUAGES:
         page.context.add_cookies([{"name": "lang", "value": language, "url": live_server}])
         page.goto(f"{live_server}/games/{code}")

@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 import pytest
 import zxingcpp
 from PIL import Image
+from playwright.sync_api import expect
 
 from companion.cryptid import load_game
 from companion.cryptid.text import clue_text, hint_text
@@ -25,14 +26,13 @@ def new_game_from_home(page, live_server, players: int) -> str:
     page.goto(live_server + "/")
     page.locator(".segmented label", has_text=str(players)).click()
     page.get_by_role("button", name="Deal a new game").click()
-    page.wait_for_url(re.compile(r"/games/[A-Z0-9]{5}-[A-Z0-9]{5}$"))
-    return page.url.rsplit("/", 1)[1]
+    page.wait_for_url(re.compile(r"/h/[^/]+$"))
+    return page.locator(".big-code").inner_text().strip()
 
 
 def test_a_table_plays_a_game_on_its_phones(phone, second_phone, live_server, tmp_path):
     code = new_game_from_home(phone, live_server, 3)
     game = load_game(code)
-    assert phone.locator(".big-code").inner_text().strip() == code
     assert phone.locator("h1").count() == 1
 
     # The second phone scans player 2's QR code from the host's screen.
@@ -77,13 +77,13 @@ def test_a_table_plays_a_game_on_its_phones(phone, second_phone, live_server, tm
         assert clue_text(c) in phone.locator(".clue-list").inner_text()
 
 
-def test_phones_vote_and_the_hint_appears_everywhere_by_itself(browser, live_server):
+def test_phones_vote_and_the_hint_appears_everywhere_by_itself(browser, live_server, host_of):
     from .conftest import PHONE
 
     code = GOLDEN[2]["code"]  # 4 players: 3 must agree
     game = load_game(code)
     host = browser.new_page()
-    host.goto(f"{live_server}/games/{code}")
+    host.goto(host_of(code))
     links = [a.get_attribute("href") for a in host.locator("a.seat-link").all()]
     contexts = [browser.new_context(**PHONE) for _ in links]
     phones = [context.new_page() for context in contexts]
@@ -111,17 +111,18 @@ def test_next_game_keeps_the_board(phone, live_server):
     code = new_game_from_home(phone, live_server, 4)
     phone.select_option("#next-players", "5")
     phone.get_by_role("button", name="Deal the next game").click()
-    phone.wait_for_url(re.compile(r"/games/"))
-    following = phone.url.rsplit("/", 1)[1]
+    # Wait in the page: a wait_for_url predicate that reads the page deadlocks the sync API.
+    expect(phone.locator(".big-code")).not_to_have_text(code)
+    following = phone.locator(".big-code").inner_text().strip()
     assert following != code
     assert load_game(following).board == load_game(code).board
     assert "5 players" in phone.locator(".meta").first.inner_text()
 
 
-def test_one_shared_screen_asks_before_showing_a_clue(phone, live_server):
+def test_one_shared_screen_asks_before_showing_a_clue(phone, host_of):
     code = GOLDEN[2]["code"]
     game = load_game(code)
-    phone.goto(f"{live_server}/games/{code}")
+    phone.goto(host_of(code))
     phone.get_by_role("button", name="Show clue for Player 3").click()
     assert "Hand the screen to Player 3" in phone.locator("h1").inner_text()
     assert clue_text(game.seat_clues(3)[0]) not in phone.content()
@@ -131,14 +132,14 @@ def test_one_shared_screen_asks_before_showing_a_clue(phone, live_server):
     assert clue_text(game.seat_clues(3)[0]) not in phone.content()
 
 
-def test_checking_a_hex_works_without_javascript(browser, live_server):
+def test_checking_a_hex_works_without_javascript(browser, host_of):
     from .conftest import PHONE
 
     context = browser.new_context(java_script_enabled=False, **PHONE)
     page = context.new_page()
     code = GOLDEN[4]["code"]
     game = load_game(code)
-    page.goto(f"{live_server}/games/{code}")
+    page.goto(host_of(code))
     page.goto(page.locator("a.seat-link").first.get_attribute("href"))
     page.locator(f"a[href='?hex={game.habitat}']").click()
     assert f"hex={game.habitat}" in page.url
@@ -148,9 +149,9 @@ def test_checking_a_hex_works_without_javascript(browser, live_server):
     context.close()
 
 
-def test_the_keyboard_reaches_the_clue(phone, live_server):
+def test_the_keyboard_reaches_the_clue(phone, host_of):
     code = GOLDEN[2]["code"]
-    phone.goto(f"{live_server}/games/{code}")
+    phone.goto(host_of(code))
     phone.goto(phone.locator("a.seat-link").first.get_attribute("href"))
     phone.locator(".clue-box summary").focus()
     phone.keyboard.press("Enter")

@@ -1,0 +1,89 @@
+"""The game's vocabulary: teams, seats, codes, limits, phases, and the error a refused move raises."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from itertools import permutations
+
+from .text import illegal_action_text
+
+WHITE = "white"
+BLACK = "black"
+TEAMS = (WHITE, BLACK)
+KEYWORDS = 4
+CODE_LENGTH = 3
+# Every code card: three different digits from 1-4, in order (4-2-1 and 1-2-4 are different codes).
+CODES = tuple(permutations(range(1, KEYWORDS + 1), CODE_LENGTH))
+ROUNDS = 8
+MIN_TEAM, MAX_TEAM = 2, 4
+TOKENS_TO_END = 2
+CLUE_LIMIT = 40
+NAME_LIMIT = 24
+
+LOBBY, PLAYING, TIEBREAK, OVER = "lobby", "playing", "tiebreak", "over"
+# Why the keyword tiebreak happens: eight rounds without a winner, or end conditions met with equal points.
+AFTER_ROUNDS, AFTER_EQUAL_POINTS = "rounds", "score"
+# The viewer and actor that is the shared host screen: it sees what everyone may see and plays phoneless seats.
+TABLE = "table"
+
+Code = tuple[int, ...]
+_SEPARATORS = "-‐‑‒–—―_.,/ "
+
+
+def other_team(team: str) -> str:
+    return BLACK if team == WHITE else WHITE
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A place in a team (numbered from 1): who looks at the game from there, and who acts from there."""
+
+    team: str
+    number: int
+
+
+class IllegalAction(ValueError):
+    """A move the rules refuse now. `reason` is a stable key, `params` fill its sentence; str() reads well."""
+
+    def __init__(self, reason: str, **params) -> None:
+        self.reason = reason
+        self.params = params
+        super().__init__(reason, params)
+
+    def __str__(self) -> str:
+        # Built only when read: legality queries refuse many moves and never read why.
+        return illegal_action_text(self.reason, self.params)
+
+
+def normalize_text(text: str) -> str:
+    """The form two words or clues are compared in: NFKC, case folded, whitespace runs made single spaces."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def tidy_text(text: str) -> str:
+    """A typed text as it is kept and shown: ends stripped and whitespace runs made single spaces."""
+    return " ".join(text.split())
+
+
+def parse_code(text: str) -> Code:
+    """A code typed by a person ('4-2-1', '421', '4 2 1'); raises IllegalAction('malformed_code')."""
+    digits = [ch for ch in unicodedata.normalize("NFKC", text) if ch not in _SEPARATORS]
+    if not all(ch.isdecimal() for ch in digits):
+        raise IllegalAction("malformed_code")
+    return check_code(int(ch) for ch in digits)
+
+
+def check_code(code) -> Code:
+    """The code as a tuple when it is one of CODES; raises IllegalAction('malformed_code') otherwise."""
+    try:
+        code = tuple(code)
+    except TypeError:
+        raise IllegalAction("malformed_code") from None
+    if not all(type(digit) is int for digit in code) or code not in CODES:
+        raise IllegalAction("malformed_code")
+    return code
+
+
+def format_code(code: Code) -> str:
+    return "-".join(str(digit) for digit in code)

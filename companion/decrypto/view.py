@@ -1,0 +1,180 @@
+"""What each screen may show of a game, as plain JSON-ready dicts.
+
+A viewer is a Seat (a player's phone, or the shared screen showing one seat after a confirm step), TABLE (the
+host screen everyone sees) or None (a phone that has not joined a team). Secrets never leave the state except
+to those entitled to them: a team's keywords reach its own seats once the game has started and everyone once
+it is over; a code reaches its team's encryptor seat once they asked to see it, and everyone at its reveal;
+guesses stay sealed until the code they guess is revealed, and keyword guesses until the game ends. Player
+ids are never shown: a seat only says whether a phone sits in it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .rules import KEYWORDS, LOBBY, OVER, PLAYING, ROUNDS, TABLE, TEAMS, TIEBREAK, Seat
+from .text import (
+    Translate,
+    encrypting_text,
+    guessing_text,
+    lobby_text,
+    team_name,
+    tiebreak_text,
+    transmission_texts,
+)
+
+if TYPE_CHECKING:
+    from .game import Round, State, Transmission
+
+
+def view(state: State, viewer: Seat | str | None, gettext: Translate) -> dict:
+    """The whole picture for one viewer (see the module docstring for who sees what)."""
+    seat = viewer if isinstance(viewer, Seat) else None
+    tiebreak = state.tiebreak
+    return {
+        "table": state.setup.table,
+        "game": state.setup.game,
+        "phase": state.phase,
+        "round": state.round,
+        "rounds": ROUNDS,
+        "keywords_from": "box" if state.setup.keywords is None else "site",
+        "language": state.setup.language,
+        "viewer": _viewer(state, viewer),
+        "status": status_text(state, gettext),
+        "turn": state.turn,
+        "teams": {team: _team(state, team, seat, gettext) for team in TEAMS},
+        "history": [_round(r, gettext) for r in state.rounds],
+        "my_code": _my_code(state, seat),
+        "tiebreak": None if tiebreak is None else _tiebreak(state, gettext),
+        "outcome": None if state.outcome is None else _outcome(state, gettext),
+        "can": _actions(state, viewer),
+    }
+
+
+def status_text(state: State, gettext: Translate) -> str:
+    """One sentence for what the table is doing now."""
+    phase = state.phase
+    if phase == LOBBY:
+        return lobby_text(gettext)
+    if phase == TIEBREAK:
+        return tiebreak_text(state.tiebreak.cause, gettext)
+    if phase == OVER:
+        return state.outcome.text(gettext)
+    transmission = state.current.of(state.turn)
+    if not transmission.given:
+        return encrypting_text(transmission.team, gettext)
+    return guessing_text(transmission.team, transmission.interceptable, gettext)
+
+
+def _viewer(state: State, viewer: Seat | str | None) -> dict | str | None:
+    if isinstance(viewer, Seat):
+        if viewer.team not in TEAMS or not 1 <= viewer.number <= len(state.roster(viewer.team)):
+            raise ValueError(f"{viewer} is not a seat of this game")
+        return {"team": viewer.team, "seat": viewer.number, "encryptor": state.encryptor(viewer.team) == viewer.number}
+    if viewer not in (TABLE, None):
+        raise ValueError(f"{viewer!r} is not a viewer: a Seat, TABLE or None")
+    return viewer
+
+
+def _team(state: State, team: str, seat: Seat | None, gettext: Translate) -> dict:
+    keywords = state.setup.keywords_of(team)
+    visible = state.phase == OVER or (seat is not None and seat.team == team and state.phase != LOBBY)
+    encryptor = state.encryptor(team)
+    return {
+        "name": team_name(team, gettext),
+        "seats": [
+            {"seat": number, "name": member.name, "phone": member.player is not None, "encryptor": number == encryptor}
+            for number, member in enumerate(state.roster(team), start=1)
+        ],
+        "keywords": list(keywords) if keywords is not None and visible else None,
+        "interceptions": state.interceptions(team),
+        "miscommunications": state.miscommunications(team),
+        "sheet": _sheet(state.rounds, team),
+    }
+
+
+def _sheet(rounds: tuple[Round, ...], team: str) -> list[list[dict]]:
+    """A team's clues under their keyword numbers (index 0 is keyword 1), round by round, once revealed."""
+    columns: list[list[dict]] = [[] for _ in range(KEYWORDS)]
+    for r in rounds:
+        transmission = r.of(team)
+        if transmission.revealed and transmission.clues is not None:
+            for digit, clue in zip(transmission.code, transmission.clues):
+                columns[digit - 1].append({"round": r.number, "clue": clue})
+    return columns
+
+
+def _round(r: Round, gettext: Translate) -> dict:
+    return {"round": r.number} | {t.team: _transmission(t, gettext) for t in r.transmissions}
+
+
+def _transmission(transmission: Transmission, gettext: Translate) -> dict:
+    data = {
+        "encryptor": transmission.encryptor,
+        "code_shown": transmission.shown,
+        "clues_given": transmission.given,
+        "clues": None if transmission.clues is None else list(transmission.clues),
+        "interceptable": transmission.interceptable,
+        "own_guessed": transmission.own_guess is not None,
+        "interception_guessed": transmission.interception_guess is not None,
+        "revealed": transmission.revealed,
+    }
+    if transmission.revealed:
+        interception = transmission.interception_guess
+        data |= {
+            "code": list(transmission.code),
+            "own_guess": list(transmission.own_guess),
+            "interception_guess": None if interception is None else list(interception),
+            "intercepted": transmission.intercepted,
+            "miscommunicated": transmission.miscommunicated,
+            "texts": transmission_texts(
+                transmission.team, transmission.intercepted, transmission.miscommunicated, gettext
+            ),
+        }
+    return data
+
+
+def _my_code(state: State, seat: Seat | None) -> list[int] | None:
+    """The code, for the seat encrypting it, between asking to see it and its reveal."""
+    if seat is None or state.phase != PLAYING:
+        return None
+    transmission = state.current.of(seat.team)
+    if seat.number != transmission.encryptor or not transmission.shown or transmission.revealed:
+        return None
+    return list(transmission.code)
+
+
+def _tiebreak(state: State, gettext: Translate) -> dict:
+    data = {
+        "cause": state.tiebreak.cause,
+        "text": tiebreak_text(state.tiebreak.cause, gettext),
+        "answered": {team: state.tiebreak.of(team) is not None for team in TEAMS},
+    }
+    if state.phase == OVER:
+        data["answers"] = {}
+        for team in TEAMS:
+            answer = state.tiebreak.of(team)
+            words = None if answer.words is None else list(answer.words)
+            data["answers"][team] = {"words": words, "right": answer.right}
+    return data
+
+
+def _outcome(state: State, gettext: Translate) -> dict:
+    outcome = state.outcome
+    return {
+        "winner": outcome.winner,
+        "reason": outcome.reason,
+        "white": outcome.white,
+        "black": outcome.black,
+        "text": outcome.text(gettext),
+    }
+
+
+def _actions(state: State, viewer: Seat | str | None) -> list[dict]:
+    """The moves this viewer may make now (move JSON without what people type)."""
+    if viewer is None:
+        return [{"type": "join", "team": team} for team in state.joinable_teams()]
+    actions = state.legal_actions(viewer)
+    if isinstance(viewer, Seat) and state.phase == LOBBY:
+        actions += [{"type": "join", "team": t} for t in state.joinable_teams() if t != viewer.team]
+    return actions

@@ -1,0 +1,36 @@
+"""Rate limits per client address (Flask-Limiter): dealing games and acting at a table, generous enough for a
+whole game night behind one router, tight enough that one client cannot flood the database.
+
+Counts live in each server process's memory: with several worker processes a client may get up to that many
+times the limit, which still bounds it. Behind a reverse proxy, set COMPANION_TRUST_PROXY so that the address
+counted is the phone's, not the proxy's.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, current_app
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+
+limiter = Limiter(key_func=get_remote_address, storage_uri="memory://", default_limits=[], headers_enabled=True)
+
+DEFAULT_LIMITS = {
+    # A host deals a game every few minutes; a club behind one address deals a few dozen an hour.
+    "RATE_LIMIT_NEW_GAMES": "30 per minute;300 per hour",
+    # Votes, unlocks and moves: a table of five taps a few times a minute; a shop full of tables far more.
+    "RATE_LIMIT_ACTIONS": "600 per minute",
+}
+
+
+def new_games_limit() -> str:
+    return current_app.config["RATE_LIMIT_NEW_GAMES"]
+
+
+def actions_limit() -> str:
+    return current_app.config["RATE_LIMIT_ACTIONS"]
+
+
+def init_app(app: Flask) -> None:
+    for name, value in DEFAULT_LIMITS.items():
+        app.config.setdefault(name, value)
+    limiter.init_app(app)

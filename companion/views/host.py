@@ -1,0 +1,159 @@
+"""The host's screen, reached only through the host link made when the game was dealt: the seats' QR codes,
+the shared-device clues, the table's unlocks, the next game and the reveal.
+
+The host link is a signed token like the seat links; its pages are never cached and send no Referer.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, redirect, render_template, url_for
+from flask_babel import gettext
+
+from ..limits import actions_limit, limiter, new_games_limit
+from ..cryptid import Game, NoHabitatLeft
+from ..cryptid.table import REVEAL, UnknownStep, check_step
+from ..cryptid.text import clue_text, no_habitat_left_text, seat_name
+from ..forms import AgreeForm, NextGameForm, ShowClueForm
+from ..qr import qr_svg
+from ..security import mark_private
+from ..table_state import StepNotOpen, TableState, load_state, unlock
+from ..tokens import host_token, read_host_token
+from .common import board_context, game_or_404, next_game_for, phone_base, reveal_context, seat_url
+from .table import after_action, latest_unlocked, panel_response, render_panel, step_error, wants_fragment
+
+bp = Blueprint("host", __name__, url_prefix="/h")
+
+
+@bp.url_value_preprocessor
+def _private(endpoint, values) -> None:
+    # Every host page carries the host token in its URL: never cache it, never send it on as a Referer.
+    mark_private()
+
+
+def host_game(token: str) -> Game:
+    """The game a host token names; 404 for anything not signed by this server."""
+    code = read_host_token(token)
+    if code is None:
+        abort(404)
+    return game_or_404(code)
+
+
+def host_url(code: str, **values) -> str:
+    return url_for("host.screen", token=host_token(code), **values)
+
+
+def host_panel(game: Game, state: TableState | None = None, agree_forms: dict | None = None) -> str:
+    token = host_token(game.code)
+    return render_panel(
+        game,
+        state or load_state(game),
+        seat=None,
+        poll_url=url_for("host.table", token=token),
+        action=lambda step, withdraw=False: url_for("host.unlock_step", token=token, step=step),
+        host_form=lambda step: (agree_forms or {}).get(step) or AgreeForm(prefix=step),
+    )
+
+
+def _screen(game: Game, status: int = 200, **forms):
+    base, reachable = phone_base()
+    state = load_state(game)
+    seats = []
+    for seat in range(1, game.players + 1):
+        url = seat_url(base, game.code, seat)
+        seats.append({"number": seat, "name": seat_name(seat, gettext), "url": url, "qr": qr_svg(url)})
+    own_url = base + host_url(game.code)
+    context = {
+        "game": game,
+        **board_context(game),
+        "host": {"token": host_token(game.code), "url": own_url, "qr": qr_svg(own_url)},
+        "seats": seats,
+        "phone_base": base,
+        "phones_can_reach": reachable,
+        "panel": host_panel(game, state, agree_forms=forms.get("agree_forms")),
+        "news": latest_unlocked(game, state),
+        "next_form": forms.get("next_form") or NextGameForm(players=game.players),
+        "clue_form": ShowClueForm(),
+        "next_error": forms.get("next_error"),
+    }
+    return render_template("game/setup.html", **context), status
+
+
+@bp.get("/<token>")
+def screen(token: str):
+    return _screen(host_game(token))
+
+
+@bp.get("/<token>/print")
+def print_view(token: str):
+    game = host_game(token)
+    return render_template("game/print.html", game=game, back_url=host_url(game.code), **board_context(game))
+
+
+@bp.get("/<token>/table")
+def table(token: str):
+    """The host's table panel alone, for the page's script to poll (304 while nothing changed)."""
+    game = host_game(token)
+    state = load_state(game)
+    return panel_response(lambda: host_panel(game, state), state, None)
+
+
+@bp.post("/<token>/unlock/<step>")
+@limiter.limit(actions_limit)
+def unlock_step(token: str, step: str):
+    """The host screen's "the table agrees": unlock a step without phones voting."""
+    game = host_game(token)
+    form = AgreeForm(prefix=step)
+    try:
+        check_step(step)
+        if not form.validate_on_submit():
+            return _screen(game, 400, agree_forms={step: form})
+        state = unlock(game, step)
+    except (UnknownStep, StepNotOpen) as exc:
+        return step_error(exc)
+    if step == REVEAL and not wants_fragment():
+        return redirect(url_for("host.reveal", token=token), 303)
+    return after_action(lambda: host_panel(game, state), host_url(game.code))
+
+
+@bp.get("/<token>/reveal")
+def reveal(token: str):
+    game = host_game(token)
+    if REVEAL not in load_state(game).unlocked:
+        return redirect(host_url(game.code, _anchor="table"), 303)
+    return render_template("game/reveal.html", **reveal_context(game), next_form=NextGameForm(players=game.players),
+                           next_action=url_for("host.next_one", token=token))
+
+
+@bp.post("/<token>/next")
+@limiter.limit(new_games_limit)
+def next_one(token: str):
+    game = host_game(token)
+    form = NextGameForm()
+    if not form.validate_on_submit():
+        return _screen(game, 400, next_form=form)
+    try:
+        following = next_game_for(game, form.players.data)
+    except NoHabitatLeft as exc:
+        return _screen(game, 409, next_form=form, next_error=no_habitat_left_text(exc.used, gettext))
+    return redirect(host_url(following.code), 303)
+
+
+@bp.post("/<token>/clue")
+def shared_clue(token: str):
+    """One shared device: first ask who is looking, then show that seat's clue, then hide it again."""
+    game = host_game(token)
+    form = ShowClueForm()
+    if not form.validate_on_submit() or form.seat.data > game.players:
+        return redirect(host_url(game.code, _anchor="shared"), 303)
+    seat = form.seat.data
+    confirmed = form.confirmed.data == "yes"
+    return render_template(
+        "game/shared_clue.html",
+        game=game,
+        seat=seat,
+        name=seat_name(seat, gettext),
+        form=ShowClueForm(seat=seat, confirmed="yes"),
+        back_url=host_url(game.code, _anchor="shared"),
+        action=url_for("host.shared_clue", token=token),
+        texts=[clue_text(c, gettext) for c in game.seat_clues(seat)] if confirmed else None,
+    )
