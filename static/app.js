@@ -7,46 +7,100 @@ document.addEventListener("DOMContentLoaded", () => {
   for (const select of document.querySelectorAll("select[data-autosubmit]")) {
     select.addEventListener("change", () => select.form.submit());
   }
-
   for (const button of document.querySelectorAll("[data-print]")) {
     button.addEventListener("click", () => window.print());
   }
-
-  // Check a hex without reloading: the answer comes from the map the server drew for this seat.
-  const answer = document.getElementById("check");
   const map = document.querySelector(".seat-map");
-  if (answer && map) {
-    map.addEventListener("click", (event) => {
-      const link = event.target.closest("a[href^='?hex=']");
-      if (!link) return;
-      event.preventDefault();
-      const allowed = !link.querySelector("use").getAttribute("href").startsWith("#x");
-      answer.classList.toggle("disc", allowed);
-      answer.classList.toggle("cube", !allowed);
-      const name = document.createElement("strong");
-      // The same translated sentence the server uses: "Row {row}, column {col}: {terrain}".
-      const [row, col, terrain] = link.getAttribute("aria-labelledby").split(" ");
-      name.textContent = answer.dataset.hexName
-        .replace("{row}", row.slice(1))
-        .replace("{col}", col.slice(1))
-        .replace("{terrain}", document.getElementById(terrain).textContent) + ". ";
-      const text = document.createElement("span");
-      text.textContent = allowed ? answer.dataset.disc : answer.dataset.cube;
-      answer.replaceChildren(name, text);
-      let ring = map.querySelector("circle.selected");
-      if (!ring) {
-        ring = document.createElementNS("http://www.w3.org/2000/svg", "circle");
-        ring.setAttribute("class", "selected");
-        ring.setAttribute("r", "7.4");
-        map.append(ring);
-      }
-      const hex = link.querySelector("use");
-      ring.setAttribute("cx", hex.getAttribute("x"));
-      ring.setAttribute("cy", hex.getAttribute("y"));
-      history.replaceState(null, "", link.getAttribute("href"));
-    });
+  if (map) {
+    hexKeyboard(map, hexChecker(map, document.getElementById("check")));
   }
+  const news = document.getElementById("news");
+  if (news) news.addEventListener("click", () => news.classList.remove("live"));
 });
+
+// Check a hex without reloading: the answer comes from the map the server drew for this seat. Returns the
+// check itself, for the keyboard.
+function hexChecker(map, answer) {
+  const ring = map.querySelector("circle.selected");
+  map.addEventListener("click", (event) => {
+    const link = event.target.closest("a");
+    if (!link) return;
+    event.preventDefault();
+    check(link);
+  });
+  function check(link) {
+    const hex = link.firstChild;
+    const allowed = !hex.getAttribute("href").startsWith("#x");
+    answer.className = "answer " + (allowed ? "disc" : "cube");
+    // The same translated label the server uses: "Row {row}, column {col}: {terrain}".
+    const [row, col, terrain] = link.getAttribute("aria-labelledby").split(" ");
+    const name = document.createElement("strong");
+    name.textContent = answer.dataset.hexName
+      .replace("{row}", row.slice(1))
+      .replace("{col}", col.slice(1))
+      .replace("{terrain}", document.getElementById(terrain).textContent);
+    answer.replaceChildren(name, " ", allowed ? answer.dataset.disc : answer.dataset.cube);
+    ring.setAttribute("cx", hex.getAttribute("x"));
+    ring.setAttribute("cy", hex.getAttribute("y"));
+    history.replaceState(null, "", link.getAttribute("href"));
+  }
+  return check;
+}
+
+// The seat map is one Tab stop (a roving tabindex). Arrow keys move by rows and columns, as the hexes' names
+// count them (the board never mirrors, so left is left in every language); Home and End go to the ends of
+// the row; Enter (the link's own) or Space checks the hex. The focus ring follows the keyboard, not taps.
+const MAP_COLUMNS = 12;
+
+function hexKeyboard(map, check) {
+  const links = [...map.querySelectorAll("a")];
+  const ring = map.querySelector(".focus-ring");
+  let current = links[new URLSearchParams(location.search).get("hex")] || links[0];
+  for (const link of links) link.tabIndex = link === current ? 0 : -1;
+  // Focus listeners go on the map's holder: on the <svg> itself they would make Chromium focus it.
+  const holder = map.parentElement;
+  holder.addEventListener("focusin", (event) => {
+    current.tabIndex = -1;
+    current = event.target;
+    current.tabIndex = 0;
+    const hex = current.firstChild;
+    ring.setAttribute("transform", `translate(${hex.getAttribute("x")} ${hex.getAttribute("y")})`);
+    ring.classList.toggle("on", current.matches(":focus-visible"));
+  });
+  holder.addEventListener("focusout", () => ring.classList.remove("on"));
+  map.addEventListener("keydown", (event) => {
+    const index = links.indexOf(event.target);
+    const col = index % MAP_COLUMNS;
+    const step = {
+      ArrowLeft: col > 0 ? -1 : 0,
+      ArrowRight: col < MAP_COLUMNS - 1 ? 1 : 0,
+      ArrowUp: -MAP_COLUMNS,
+      ArrowDown: MAP_COLUMNS,
+      Home: -col,
+      End: MAP_COLUMNS - 1 - col,
+    }[event.key];
+    if (event.key === " ") {
+      event.preventDefault();
+      check(links[index]);
+      return;
+    }
+    if (step === undefined || event.altKey || event.ctrlKey || event.metaKey) return;
+    event.preventDefault();
+    links[index + step]?.focus();
+  });
+}
+
+// The banner at the top of the page: a fresh panel that brings an unlock the page has not announced yet
+// shows it there, kept on screen until tapped.
+function announceUnlock(panel) {
+  const next = panel.querySelector("#news-next");
+  const news = document.getElementById("news");
+  if (!next || !news) return;
+  const banner = next.content.firstElementChild;
+  if (news.firstElementChild?.dataset.step === banner.dataset.step) return;
+  news.replaceChildren(document.importNode(banner, true));
+  news.classList.add("live");
+}
 
 // The table panel: poll for changes while the page is visible, and send its forms without a reload.
 const POLL_MS = 3000;
@@ -59,6 +113,7 @@ function swapPanel(html, etag) {
   if (!fresh || !panel) return;
   if (etag) fresh.dataset.etag = etag.replace(/^W\//, "").replace(/"/g, "");
   panel.replaceWith(fresh);
+  announceUnlock(fresh);
 }
 
 async function pollPanel() {

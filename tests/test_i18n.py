@@ -5,6 +5,7 @@ from __future__ import annotations
 import gettext as stdlib_gettext
 import io
 import re
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from companion.cryptid import CLUES, load_game
-from companion.cryptid.text import CLUE_TEXTS
+from companion.cryptid.text import CLUE_TEXTS, TERRAIN_LETTERS, TERRAIN_NAMES
 from companion.i18n import LANGUAGES, RIGHT_TO_LEFT
 
 from .test_golden import GOLDEN
@@ -140,3 +141,43 @@ def test_the_diagram_uses_the_languages_terrain_letters(client):
 
 def test_all_clue_texts_are_marked_for_translation():
     assert set(CLUE_TEXTS) == {clue.id for clue in CLUES}
+
+
+def folded(text: str) -> str:
+    """Lower case without accents: έρημος and Ε, Wüste and Wü compare as they read."""
+    return "".join(c for c in unicodedata.normalize("NFD", text.casefold()) if not unicodedata.combining(c))
+
+
+def is_abbreviation(letters: str, word: str) -> bool:
+    """"Βο" for βουνό, "Ws" for Wasser: the word's first letter, then letters in the word's order."""
+    rest = iter(word[1:])
+    return letters[:1] == word[:1] and all(letter in rest for letter in letters[1:])
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_each_map_letter_begins_the_word_the_language_uses_for_its_terrain(language):
+    translations = catalog(language)
+    letters = {}
+    for terrain in TERRAIN_NAMES:
+        word = translations.get(TERRAIN_NAMES[terrain]).string
+        letters[terrain] = translations.get(TERRAIN_LETTERS[terrain]).string
+        assert is_abbreviation(folded(letters[terrain]), folded(word)), (terrain, letters[terrain], word)
+    assert len(set(letters.values())) == len(letters)
+
+
+def test_a_checked_hex_gets_no_punctuation_from_another_language(client):
+    code = GOLDEN[2]["code"]
+    link = seats_of(client, code)[0]
+    client.set_cookie("lang", "ja")
+    page = client.get(link, query_string={"hex": 5}).get_data(as_text=True)
+    answer = re.search(r'<div class="answer[^"]*" id="check"[^>]*>(.*?)</div>', page, re.S).group(1)
+    assert re.fullmatch(r"<strong>1行目、6列目：[^<.]+</strong> <span>[^<.]+。</span>", answer)
+
+
+def test_names_are_listed_the_way_each_language_lists_them(client):
+    code = GOLDEN[2]["code"]
+    links = seats_of(client, code)
+    for link in links[:2]:
+        client.post(link + "/votes/hint")
+    client.set_cookie("lang", "ja")
+    assert "希望者：Player 1、Player 2" in client.get(links[3]).get_data(as_text=True).replace("プレイヤー", "Player ")

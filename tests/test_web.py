@@ -2,6 +2,8 @@
 
 import re
 
+from markupsafe import escape
+
 import pytest
 
 from companion.cryptid import load_game, next_game, NoHabitatLeft
@@ -245,7 +247,8 @@ def test_seats_vote_and_the_hint_unlocks_for_everyone(client):
     links = seats_of(client, CODE)
     assert client.post(links[0] + "/votes/hint").status_code == 303
     assert client.post(links[0] + "/votes/hint").status_code == 303  # twice counts once
-    assert "1 of 3 wants it: Player 1" in client.get(links[3]).get_data(as_text=True)
+    page = client.get(links[3]).get_data(as_text=True)
+    assert "1 of 3 wants it" in page and "Asking: Player 1<" in page
     client.post(links[0] + "/votes/hint/withdraw")
     assert "0 of 3 want it" in client.get(f"/games/{CODE}").get_data(as_text=True)
     for link in links[:3]:
@@ -377,3 +380,110 @@ def test_page_weight_budgets(client):
 def test_help_pages(client):
     assert "How to set up" in client.get("/help/setup").get_data(as_text=True)
     assert "On your turn" in client.get("/help/play").get_data(as_text=True)
+
+
+def test_structure_steps_and_the_diagram_share_their_numbers(client):
+    game = load_game(CODE)
+    page = client.get(f"/games/{CODE}").get_data(as_text=True)
+    steps = re.search(r'<ol class="structure-steps">(.*?)</ol>', page, re.S).group(1)
+    assert re.findall(r"<li>(.*?)</li>", steps) == [str(escape(step)) for step in game.structure_steps()]
+    written = re.findall(r'<text class="sn[^"]*" x="[^"]+" y="[^"]+">(\d+)</text>', page)
+    assert written == [str(n) for n in range(1, len(game.board.structures) + 1)]
+    assert "Each number is written on its structure in the diagram." in page
+
+
+def test_an_unlock_is_announced_at_the_top_of_the_host_screen_and_every_phone(client):
+    game = load_game(CODE)
+    links = seats_of(client, CODE)
+    pages = [host(client, CODE), f"/games/{CODE}", links[0], links[3]]
+    banner = r'<main id="main">\s*<div id="news" role="status"><a class="news" data-step="{step}" href="{href}"><strong>{news}</strong> <span>{text}</span></a></div>'
+    for page in pages:
+        assert re.search(r'<main id="main">\s*<div id="news" role="status"></div>', client.get(page).get_data(as_text=True))
+    tile, slot = game.habitat_tile()
+    for step, news, text, href in [
+        ("hint", "The table unlocked the hint.", hint_text(game.hint), "#step-hint"),
+        ("tile", "The table unlocked the stronger hint.", f"The habitat is on tile {tile}", "#step-tile"),
+        ("reveal", "The table revealed the habitat.", "Row ", "/reveal"),
+    ]:
+        client.post(host(client, CODE) + f"/unlock/{step}", data={f"{step}-agree": "y"})
+        expected = banner.format(step=step, href="[^\"]*" + re.escape(href), news=re.escape(news), text=re.escape(text) + "[^<]*")
+        for page in pages:
+            assert re.search(expected, client.get(page).get_data(as_text=True)), (step, page)
+        # The polled panel carries the same banner for the page's script to show without a reload.
+        fragment = client.get(links[1] + "/table").get_data(as_text=True)
+        assert re.search(r'<template id="news-next"><a class="news" data-step="' + step, fragment)
+
+
+def test_two_clues_are_numbered_apart_and_called_your_clues(client):
+    game = load_game(TWO_PLAYER)
+    link = seats_of(client, TWO_PLAYER)[1]
+    page = client.get(link).get_data(as_text=True)
+    assert "Player 2, your clues" in page
+    clues = re.search(r'<ol class="own-clues">(.*?)</ol>', page).group(1)
+    assert re.findall(r'<li class="clue-text">(.*?)</li>', clues) == [clue_text(c) for c in game.seat_clues(2)]
+    shown = client.post(host(client, TWO_PLAYER) + "/clue", data={"seat": "2", "confirmed": "yes"}).get_data(as_text=True)
+    assert re.search(r'<ol class="own-clues"><li class="clue-text">[^<]+</li><li class="clue-text">', shown)
+    one = client.get(seats_of(client, CODE)[0]).get_data(as_text=True)
+    assert "own-clues" not in one and "your clues" not in one
+
+
+@pytest.mark.parametrize("help_page", ["/help/play", "/help/setup"])
+def test_help_opened_from_a_seat_leads_back_to_it_and_stays_private(client, help_page):
+    link = seats_of(client, CODE)[0]
+    assert f'href="/help/play?back={link}"' in client.get(link).get_data(as_text=True)
+    response = client.get(help_page, query_string={"back": link})
+    page = response.get_data(as_text=True)
+    assert f'<a class="button primary" href="{link}">Back to your clue</a>' in page
+    assert re.search(r'href="/help/(play|setup)\?back=' + re.escape(link) + '"', page)  # the other help page too
+    assert response.headers["Referrer-Policy"] == "no-referrer" and response.headers["Cache-Control"] == "no-store"
+
+
+@pytest.mark.parametrize(
+    "back", ["https://evil.example/s/x", "//evil.example/s/x", "/s/forged.token", f"/games/{CODE}", "javascript:alert(1)", "/s/a/b"]
+)
+def test_help_links_back_only_to_a_genuine_seat_page(client, back):
+    response = client.get("/help/play", query_string={"back": back})
+    page = response.get_data(as_text=True)
+    assert "Back to your clue" not in page and not re.search(r'<a [^>]*href="[^"]*evil', page)
+    assert response.headers["Referrer-Policy"] == "same-origin"
+
+
+def test_a_mistyped_code_takes_the_focus_to_its_explanation(client):
+    page = client.get("/load", query_string={"code": "ABC"}).get_data(as_text=True)
+    error = re.search(r'<p class="error" id="code-error" role="alert" tabindex="-1" autofocus>[^<]*has only 3[^<]*</p>', page)
+    field = re.search(r'<input[^>]*id="code"', page)
+    assert error and field and error.end() < field.start()  # read before the field, on screen with it
+    assert page.count("autofocus") == 1
+
+
+def test_agree_forms_leave_the_unticked_box_to_the_server_in_the_pages_language(client):
+    page = client.get(host(client, CODE)).get_data(as_text=True)
+    forms = re.findall(r'<form [^>]*class="agree"[^>]*>', page)
+    assert forms and all("novalidate" in form for form in forms)
+    client.set_cookie("lang", "el")
+    refused = client.post(host(client, CODE) + "/unlock/hint", data={}).get_data(as_text=True)
+    assert re.search(r'<p class="error" id="hint-agree-error" role="alert" tabindex="-1" autofocus>Τσεκάρετε', refused)
+
+
+def test_the_reveal_marks_the_habitat_and_shows_both_hints(client):
+    game = load_game(CODE)
+    for step in ("hint", "tile", "reveal"):
+        client.post(host(client, CODE) + f"/unlock/{step}", data={f"{step}-agree": "y"})
+    page = client.get(f"/games/{CODE}/reveal").get_data(as_text=True)
+    row, col = divmod(game.habitat, 12)
+    assert f"the creature lives in row <strong>{row + 1}</strong>, column <strong>{col + 1}</strong> (" in page
+    tile, _ = game.habitat_tile()
+    assert "<h2>Stronger hint</h2>" in page and f"The habitat is on tile {tile}" in page
+    assert 'class="veil"' in page and 'class="habitat"' in page
+    seat_page = client.get(seats_of(client, CODE)[0]).get_data(as_text=True)
+    assert re.search(r'<section class="step unlocked" id="step-reveal">\s*<h3>The habitat</h3>', seat_page)
+
+
+def test_templates_glue_no_punctuation_to_translated_text():
+    """Full stops, colons and list commas belong to each language's own sentences, never to a template."""
+    from pathlib import Path
+
+    for template in (Path(__file__).resolve().parents[1] / "templates").rglob("*.html"):
+        text = template.read_text(encoding="utf-8")
+        assert not re.search(r"\}\}(</\w+>)?[.:;,]", text), template.name
+        assert not re.search(r"join\(\s*[\"'][^\"']*[.:;,·]", text), template.name

@@ -13,7 +13,17 @@ from ..forms import LoadCodeForm
 from ..cryptid import Game, GameCodeError
 from ..dealing import dealer
 from ..cryptid.hexgrid import hex_row_col
-from ..cryptid.text import clue_text, code_error_text, hex_label, hint_text, mode_name, seat_name, terrain_letter, tile_hint_text
+from ..cryptid.text import (
+    TERRAIN_NAMES,
+    clue_text,
+    code_error_text,
+    hex_label,
+    hint_text,
+    mode_name,
+    seat_name,
+    terrain_letter,
+    tile_hint_text,
+)
 from ..cryptid.tiles import TERRAINS
 from ..network import is_local_host, lan_address, machine_names, phone_base_url
 from ..tokens import read_host_token, read_seat_token, seat_token
@@ -63,12 +73,14 @@ def reveal_context(game: Game) -> dict:
         {"name": seat_name(s, gettext), "texts": [clue_text(c, gettext) for c in game.seat_clues(s)]}
         for s in range(1, game.players + 1)
     ]
+    row, col = hex_row_col(game.habitat)
     return {
         "game": game,
         "clues": clues,
         "hint": hint_text(game.hint, gettext),
         "tile_hint": tile_hint_text(*game.habitat_tile(), gettext),
-        "habitat": hex_name(game, game.habitat),
+        # Row, column and terrain apart, for the reveal's own whole sentence.
+        "habitat": {"row": row + 1, "col": col + 1, "terrain": gettext(TERRAIN_NAMES[game.board.cell(game.habitat)[0]])},
         "diagram": setup_diagram(game, habitat=game.habitat),
     }
 
@@ -109,11 +121,14 @@ def board_context(game: Game) -> dict:
 
 
 def setup_diagram(game: Game, **options) -> str:
+    """The board as the table lays it out: tile tabs with the turn in words, structures numbered as in the steps."""
     return board_svg(
         game.board,
         title=gettext("Setup diagram for game %(code)s", code=game.code),
         description=gettext("Six tiles in three rows of two. The numbered steps list every tile and structure in words."),
         letters=map_letters(),
+        tile_words=(gettext("upright"), gettext("turned")),
+        numbered=True,
         **options,
     )
 

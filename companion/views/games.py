@@ -14,7 +14,7 @@ from ..table_state import load_state
 from ..play_state import is_refereed
 from . import play
 from .common import GameNotFound, board_context, game_or_404, next_game_for, render_game_not_found, reveal_context
-from .table import panel_response, render_panel
+from .table import latest_unlocked, panel_response, render_panel
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -34,7 +34,11 @@ def setup(code: str):
         return redirect(url_for("games.setup", code=game.code), 301)
     if is_refereed(game):
         return play.public_page(game, public_panel(game))
-    return render_template("game/setup.html", game=game, host=None, **board_context(game), panel=public_panel(game))
+    state = load_state(game)
+    return render_template(
+        "game/setup.html", game=game, host=None, **board_context(game), panel=public_panel(game, state),
+        news=latest_unlocked(game, state),
+    )
 
 
 @bp.get("/<code>/print")

@@ -22,7 +22,7 @@ from ..errors import error_response
 from ..play_state import create_refereed, is_refereed, settle_reveal
 from . import play
 from .common import host_game, board_context, next_game_for, phone_base, reveal_context, seat_url
-from .table import after_action, panel_response, render_panel, step_error, wants_fragment
+from .table import after_action, latest_unlocked, panel_response, render_panel, step_error, wants_fragment
 
 bp = Blueprint("host", __name__, url_prefix="/h")
 
@@ -51,6 +51,7 @@ def host_panel(game: Game, state: TableState | None = None, agree_forms: dict | 
 
 def _screen(game: Game, status: int = 200, **forms):
     base, reachable = phone_base()
+    state = load_state(game)
     seats = []
     for seat in range(1, game.players + 1):
         url = seat_url(base, game.code, seat)
@@ -63,7 +64,8 @@ def _screen(game: Game, status: int = 200, **forms):
         "seats": seats,
         "phone_base": base,
         "phones_can_reach": reachable,
-        "panel": host_panel(game, agree_forms=forms.get("agree_forms")),
+        "panel": host_panel(game, state, agree_forms=forms.get("agree_forms")),
+        "news": latest_unlocked(game, state),
         "next_form": forms.get("next_form") or NextGameForm(players=game.players),
         "clue_form": ShowClueForm(),
         "next_error": forms.get("next_error"),

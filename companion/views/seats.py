@@ -16,7 +16,7 @@ from ..table_state import StepNotOpen, TableState, cast_vote, load_state, withdr
 from ..play_state import is_refereed, settle_reveal
 from . import play
 from .common import seat_game, hex_name, map_letters
-from .table import after_action, panel_response, render_panel, step_error
+from .table import after_action, latest_unlocked, panel_response, render_panel, step_error
 
 bp = Blueprint("seats", __name__, url_prefix="/s")
 
@@ -54,6 +54,7 @@ def seat(token: str):
     if is_refereed(game):
         return play.seat_page(token, game, seat_number, seat_panel(token, game, seat_number))
     allowed = game.allowed(seat_number)
+    state = load_state(game)
     checked = _checked_hex()
     check = None
     if checked is not None:
@@ -77,7 +78,8 @@ def seat(token: str):
         area_map=area_map,
         check=check,
         hex_name_template=gettext(HEX_LABEL),
-        panel=seat_panel(token, game, seat_number),
+        panel=seat_panel(token, game, seat_number, state),
+        news=latest_unlocked(game, state),
     )
 
 

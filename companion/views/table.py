@@ -7,8 +7,9 @@ with X-Requested-With: fetch, and then get the new panel back.
 
 from __future__ import annotations
 
+from babel.lists import format_list
 from flask import make_response, redirect, render_template, request
-from flask_babel import gettext
+from flask_babel import get_locale, gettext
 
 from ..errors import error_response
 from ..cryptid import Game
@@ -30,7 +31,8 @@ def step_views(game: Game, state: TableState, seat: int | None = None) -> list[d
         view = {
             "step": step,
             "unlocked": step in state.unlocked,
-            "voters": [seat_name(s, gettext) for s in voters],
+            # One name list in the reader's language: "Player 1, Player 2 και Player 3", "Player 1、Player 2".
+            "voters": format_list([seat_name(s, gettext) for s in voters], locale=get_locale()) if voters else "",
             "count": len(voters),
             "mine": seat in voters,
         }
@@ -38,6 +40,12 @@ def step_views(game: Game, state: TableState, seat: int | None = None) -> list[d
             view["content"] = unlocked_content(game, step)
         views.append(view)
     return views
+
+
+def latest_unlocked(game: Game, state: TableState) -> dict | None:
+    """The step the table unlocked last, for the banner at the top of the page; None before any."""
+    unlocked = [view for view in step_views(game, state) if view["unlocked"]]
+    return unlocked[-1] if unlocked else None
 
 
 def unlocked_content(game: Game, step: str) -> dict:

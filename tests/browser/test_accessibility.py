@@ -1,0 +1,297 @@
+"""Keyboards, screen readers, small screens, paper and every language, in a real browser."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from companion.cryptid import load_game
+from companion.diagram import WIDTH
+from companion.i18n import LANGUAGES
+
+from ..test_golden import GOLDEN
+from .conftest import PHONE
+from .test_journeys import new_game_from_home
+
+SMALL_PHONE = PHONE | {"viewport": {"width": 375, "height": 667}}
+LAPTOP = {"viewport": {"width": 1280, "height": 900}}
+
+
+def seat_urls(page, host_url: str) -> list[str]:
+    """The seats' links, as the host's screen shows them."""
+    page.goto(host_url)
+    return [a.get_attribute("href") for a in page.locator("a.seat-link").all()]
+
+
+def unlock(host, step: str) -> None:
+    """The host screen's "the table agrees" for one step, as a host would do it."""
+    host.locator(f"#agree-{step} input[type=checkbox]").check()
+    host.locator(f"#agree-{step} button").click()
+    host.locator(f"#step-{step}.unlocked").wait_for()
+
+
+def inside_viewport(page, locator) -> bool:
+    box = locator.bounding_box()
+    view = page.viewport_size
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= view["height"] and box["x"] >= 0
+
+
+@pytest.fixture(scope="module")
+def revealed(browser, live_server) -> str:
+    """A fresh 2-player game whose table unlocked the hint, the stronger hint and the reveal."""
+    host = browser.new_page()
+    code = new_game_from_home(host, live_server, 2)
+    for step in ("hint", "tile", "reveal"):
+        unlock(host, step)
+    host.close()
+    return code
+
+
+def test_every_page_passes_axe(browser, live_server, host_of, revealed):
+    """axe-core finds nothing on any page, in English, Persian (right to left) and Greek, with the clue open or not."""
+    axe = Axe()
+    page = browser.new_page()
+    fresh = GOLDEN[3]["code"]
+    seat = seat_urls(page, host_of(fresh))[0]
+    revealed_seat = seat_urls(page, host_of(revealed))[1]
+    visits = [
+        ("en", "/"), ("en", "/load?code=ABC"), ("en", host_of(fresh)), ("en", f"/games/{fresh}"),
+        ("en", f"/games/{fresh}/print"), ("en", host_of(revealed)), ("en", f"/games/{revealed}"),
+        ("en", f"/games/{revealed}/reveal"), ("en", host_of(revealed) + "/reveal"), ("en", "/help/setup"),
+        ("en", f"/help/play?back={urlsplit(seat).path}"),
+        ("en", "/nowhere"), ("en", "/games/ZZZZZ-ZZZZZ"), ("en", seat), ("en", seat + "?hex=40"), ("en", revealed_seat),
+        ("fa", host_of(fresh)), ("fa", seat), ("fa", f"/games/{revealed}/reveal"), ("el", seat), ("ja", host_of(fresh)),
+    ]
+    problems = []
+
+    def scan(label: str) -> None:
+        results = axe.run(page)
+        problems.extend(f"{label}: {v['id']} {[n['target'] for n in v['nodes']][:3]}" for v in results.response["violations"])
+
+    for language, path in visits:
+        page.context.add_cookies([{"name": "lang", "value": language, "url": live_server}])
+        page.goto(path if path.startswith("http") else live_server + path)
+        scan(f"{language} {path}")
+        if urlsplit(path).path.startswith("/s/"):
+            page.locator(".clue-box summary").click()
+            scan(f"{language} {path} (clue open)")
+    page.context.add_cookies([{"name": "lang", "value": "en", "url": live_server}])
+    page.goto(host_of(fresh))
+    page.get_by_role("button", name="Show clue for Player 2").click()
+    scan("shared clue: who is looking")
+    page.get_by_role("button", name="I am Player 2: show my clue").click()
+    scan("shared clue: shown")
+    page.close()
+    assert problems == []
+
+
+def test_the_map_is_one_tab_stop_moved_by_arrow_keys(browser, host_of):
+    context = browser.new_context(**LAPTOP)
+    page = context.new_page()
+    code = GOLDEN[2]["code"]
+    game = load_game(code)
+    page.goto(seat_urls(page, host_of(code))[0])
+    page.locator(".toggle").focus()
+    stops = []
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        stops.append(page.evaluate("document.activeElement.getAttribute('href') || document.activeElement.textContent.trim()"))
+        if stops[-1] == "I'd like a hint":
+            break
+    assert stops[0] == "?hex=0" and stops[-1] == "I'd like a hint"
+    assert sum(1 for stop in stops if stop.startswith("?hex=")) == 1  # was 108 Tab presses
+
+    def focused() -> int:
+        return int(page.evaluate("document.activeElement.getAttribute('href')").split("=")[1])
+
+    page.keyboard.press("Shift+Tab")  # back onto the map: the same hex
+    assert focused() == 0
+    for key, expected in [("ArrowRight", 1), ("ArrowDown", 13), ("End", 23), ("ArrowRight", 23), ("Home", 12),
+                          ("ArrowUp", 0), ("ArrowLeft", 0), ("ArrowUp", 0)]:
+        page.keyboard.press(key)
+        assert focused() == expected, key
+    ring = page.locator(".focus-ring")
+    assert ring.is_visible()
+    assert ring.get_attribute("transform") == "translate(10 8.7)"
+    page.keyboard.press("Enter")
+    assert page.locator("#check strong").inner_text() == "Row 1, column 1: " + game.board.cell(0)[0]
+    page.keyboard.press("ArrowDown")
+    scrolled = page.evaluate("scrollY")
+    page.keyboard.press(" ")
+    assert page.locator("#check strong").inner_text().startswith("Row 2, column 1: ")
+    assert page.evaluate("scrollY") == scrolled  # Space checked the hex and did not scroll the page
+    # Screen readers get a group of links named by row, column and terrain.
+    group = page.get_by_role("group", name="Your map: tap a hex to check it against your clue")
+    assert group.get_by_role("link").count() == 108
+    terrain = game.board.cell(107)[0]
+    assert group.get_by_role("link", name=f"Row 9 column 12 {terrain}", exact=True).count() == 1
+    # A tap shows the checked hex's own ring, not the keyboard's.
+    page.locator("a[href='?hex=50']").click()
+    assert not ring.is_visible()
+    context.close()
+
+
+def relative_luminance(rgb: str) -> float:
+    channels = [int(part) / 255 for part in rgb[rgb.index("(") + 1:rgb.index(")")].split(",")[:3]]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: str, b: str) -> float:
+    high, low = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_the_focus_ring_stands_out_on_every_terrain(phone, host_of):
+    phone.goto(seat_urls(phone, host_of(GOLDEN[2]["code"]))[0])
+    fills = phone.evaluate("[...'FDSMW'].map(t => getComputedStyle(document.querySelector(`#s${t} use`)).fill)")
+    outer, inner = phone.evaluate(
+        "['outer', 'inner'].map(c => getComputedStyle(document.querySelector(`.focus-ring .${c}`)).stroke)"
+    )
+    assert contrast(outer, inner) >= 7
+    for fill in fills:  # one of the two rings always contrasts at least 3:1 (WCAG's non-text contrast)
+        assert max(contrast(outer, fill), contrast(inner, fill)) >= 3, fill
+
+
+@pytest.mark.parametrize("size, open_clue", [(SMALL_PHONE, True), (LAPTOP, False)], ids=["375x667 clue open", "1280x900"])
+def test_the_answer_shows_where_the_finger_is(browser, host_of, size, open_clue):
+    context = browser.new_context(**size)
+    page = context.new_page()
+    code = GOLDEN[2]["code"]
+    page.goto(seat_urls(page, host_of(code))[0])
+    if open_clue:
+        page.locator(".clue-box summary").click()
+    hex_link = page.locator("a[href='?hex=103']")  # bottom row
+    hex_link.scroll_into_view_if_needed()
+    if size is SMALL_PHONE:
+        hex_link.tap()
+    else:
+        hex_link.click()
+    answer = page.locator("#check")
+    assert "Row 9, column 8" in answer.inner_text()
+    assert inside_viewport(page, answer) and inside_viewport(page, hex_link)
+    context.close()
+
+
+def test_an_unlock_shows_at_the_top_of_every_screen(browser, live_server, host_of):
+    host = browser.new_page()
+    code = new_game_from_home(host, live_server, 3)
+    phone_context = browser.new_context(**PHONE)
+    phone = phone_context.new_page()
+    phone.goto(seat_urls(host, host_of(code))[1])
+    public = browser.new_page()
+    public.goto(f"{live_server}/games/{code}")  # a second screen following the table by its code
+    phone.locator("a[href='?hex=100']").scroll_into_view_if_needed()  # busy with the map, far below the top
+    assert phone.locator("#news").inner_text() == ""
+    unlock(host, "hint")
+    banner = phone.locator("#news.live .news")
+    banner.wait_for(timeout=10_000)  # the phone's poll brings it, no reload
+    assert banner.inner_text().startswith("The table unlocked the hint.")
+    assert inside_viewport(phone, banner)
+    assert inside_viewport(host, host.locator("#news.live .news"))  # the host's own unlock too
+    public.locator("#news.live .news").wait_for(timeout=10_000)
+    public.close()
+    banner.click()  # taken to the hint, and the banner stops following the page
+    assert phone.locator("#news.live").count() == 0 and phone.url.endswith("#step-hint")
+    phone.reload()
+    assert phone.locator("#news .news").inner_text().startswith("The table unlocked the hint.")
+    phone_context.close()
+    host.close()
+
+
+def test_help_from_a_seat_page_leads_back_to_it(phone, host_of):
+    seat = seat_urls(phone, host_of(GOLDEN[2]["code"]))[2]
+    phone.goto(seat)
+    phone.get_by_role("link", name="How to play").click()
+    phone.get_by_role("link", name="Back to your clue").click()
+    assert phone.url == seat
+
+
+def test_a_mistyped_code_is_shown_and_focused_on_a_phone(phone, live_server):
+    phone.goto(live_server + "/")
+    phone.locator("#code").fill("R342R-4E92B")
+    phone.get_by_role("button", name="Load game").click()
+    error = phone.locator("#code-error")
+    assert "typo" in error.inner_text()
+    assert phone.evaluate("document.activeElement.id") == "code-error"
+    assert inside_viewport(phone, error) and inside_viewport(phone, phone.locator("#code"))
+
+
+def test_an_unticked_box_is_explained_in_the_pages_language(browser, live_server, host_of):
+    context = browser.new_context(**LAPTOP)
+    context.add_cookies([{"name": "lang", "value": "el", "url": live_server}])
+    page = context.new_page()
+    page.goto(host_of(GOLDEN[4]["code"]))
+    assert page.locator("#agree-hint").evaluate("form => form.noValidate")
+    page.locator("#agree-hint button").click()
+    error = page.locator("#hint-agree-error")
+    error.wait_for()
+    assert error.inner_text().startswith("Τσεκάρετε") and page.evaluate("document.activeElement.id") == "hint-agree-error"
+    assert inside_viewport(page, error)
+    context.close()
+
+
+def test_the_host_screen_fits_a_laptop_and_a_phone(browser, live_server, host_of):
+    code = GOLDEN[-2]["code"]  # 5 players
+    context = browser.new_context(**LAPTOP)
+    page = context.new_page()
+    page.goto(host_of(code))
+    key = page.locator(".diagram .key").bounding_box()
+    assert key["y"] + key["height"] <= 900  # the whole diagram and its key above the fold
+    tops = {round(card.bounding_box()["y"]) for card in page.locator(".qr-card").all()}
+    assert len(tops) == 1  # five QR codes on one row
+    context.close()
+    for language in ("en", "el"):
+        context = browser.new_context(**PHONE)
+        context.add_cookies([{"name": "lang", "value": language, "url": live_server}])
+        page = context.new_page()
+        page.goto(f"{live_server}/games/{code}")
+        brand, nav, choice = (page.locator(f"header.site {part}").bounding_box() for part in (".brand", "nav", "select"))
+        link = page.locator("header.site nav a").first.bounding_box()
+        # Two rows: the name beside the language, then the links on one line.
+        assert choice["y"] < brand["y"] + brand["height"] <= nav["y"] + 1, language
+        assert nav["height"] < 1.5 * link["height"], language
+        context.close()
+
+
+def test_labels_hold_their_words_in_every_language(browser, live_server, host_of):
+    page = browser.new_page()
+    code = GOLDEN[-1]["code"]
+    seat = seat_urls(page, host_of(code))[0]
+    for language in LANGUAGES:
+        page.context.add_cookies([{"name": "lang", "value": language, "url": live_server}])
+        page.goto(f"{live_server}/games/{code}")
+        overflow = page.evaluate(
+            """() => [...document.querySelectorAll('svg.board .tab')].flatMap(tab => {
+                 const use = tab.querySelector('use');
+                 const rect = document.querySelector(use.getAttribute('href') + ' rect');
+                 const left = +use.getAttribute('x') + +rect.getAttribute('x');
+                 const top = +use.getAttribute('y') + +rect.getAttribute('y');
+                 return [...tab.querySelectorAll('text')].map(text => text.getBBox()).filter(box =>
+                   box.x < left || box.y < top || box.x + box.width > left + +rect.getAttribute('width') ||
+                   box.y + box.height > top + +rect.getAttribute('height'));
+               }).length"""
+        )
+        assert overflow == 0, language
+        page.goto(seat)
+        margins = page.evaluate(
+            "[...document.querySelectorAll('svg.seat-map .tab-n text')].map(t => t.getBBox()).map(b => [b.x, b.x + b.width])"
+        )
+        view = page.evaluate("document.querySelector('svg.seat-map').viewBox.baseVal.x")
+        assert all(view <= left and (right < 0 or left > WIDTH) and right <= WIDTH - view for left, right in margins)
+    page.close()
+
+
+@pytest.mark.parametrize("paper, width_mm, height_mm", [("A4", 210, 297), ("Letter", 215.9, 279.4)])
+def test_the_printed_diagram_fills_the_sheets_width(browser, live_server, paper, width_mm, height_mm):
+    margin_mm = 9  # the stylesheet's @page margin
+    px = 96 / 25.4
+    page = browser.new_page(viewport={"width": round((width_mm - 2 * margin_mm) * px), "height": 800})
+    page.emulate_media(media="print")
+    page.goto(f"{live_server}/games/{GOLDEN[-1]['code']}/print")
+    diagram = page.locator("svg.board").bounding_box()
+    assert diagram["width"] >= 0.97 * page.viewport_size["width"]
+    assert page.evaluate("document.documentElement.scrollHeight") <= (height_mm - 2 * margin_mm) * px
+    page.close()
