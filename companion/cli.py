@@ -56,7 +56,7 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
         "--players", type=int, choices=PLAYER_CHOICES, default=4, metavar="N", help="players, 2 to 5 (default: %(default)s)"
     )
     new.add_argument("--advanced", action="store_true", help="advanced mode: negated clues and black structures")
-    new.add_argument("--count", type=_positive, default=1, metavar="K", help="how many games (default: %(default)s)")
+    new.add_argument("--count", type=_at_least(1), default=1, metavar="K", help="how many games (default: %(default)s)")
     output_flags(new)
 
     show = command("show", "Print the game a code names.", _run_show)
@@ -71,15 +71,15 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     output_flags(following)
 
     bench = command("bench", "Time new games, next games and loading codes.", _run_bench)
-    bench.add_argument("--games", type=_positive, default=2000, metavar="N", help="games per mode (default: %(default)s)")
+    bench.add_argument("--games", type=_at_least(1), default=2000, metavar="N", help="games per mode (default: %(default)s)")
 
     load = command(
         "load", "Simulate game-night traffic against the production server, on this machine only.", _run_load
     )
-    load.add_argument("--tables", type=_positive, default=40, metavar="N", help="tables (default: %(default)s)")
-    load.add_argument("--phones", type=_positive, default=5, metavar="N", help="phones per table (default: %(default)s)")
+    load.add_argument("--tables", type=_at_least(1), default=40, metavar="N", help="tables (default: %(default)s)")
+    load.add_argument("--phones", type=_at_least(1), default=5, metavar="N", help="phones per table (default: %(default)s)")
     load.add_argument(
-        "--seconds", type=_positive, default=60, metavar="S", help="how long the traffic lasts (default: %(default)s)"
+        "--seconds", type=_at_least(1), default=60, metavar="S", help="how long the traffic lasts (default: %(default)s)"
     )
     load.add_argument(
         "--url",
@@ -89,7 +89,7 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
 
     purge = command("purge", "Delete the votes and unlocks of games idle for longer than --days.", _run_purge)
     purge.add_argument(
-        "--days", type=_positive, metavar="D", help="idle days (default: COMPANION_PURGE_AFTER_DAYS, else 30)"
+        "--days", type=_at_least(0), metavar="D", help="idle days; 0 purges every game (default: COMPANION_PURGE_AFTER_DAYS, else 30)"
     )
 
     from .server import LIVE_CONNECTIONS, SERVERS, default_server, default_workers
@@ -102,11 +102,11 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     )
     serve.add_argument("--port", type=int, default=5000, metavar="P", help="port (default: %(default)s)")
     serve.add_argument(
-        "--workers", type=_positive, metavar="N",
+        "--workers", type=_at_least(1), metavar="N",
         help=f"worker processes, gunicorn only (default: one per core, {default_workers(server)} here)",
     )
     serve.add_argument(
-        "--threads", type=_positive, metavar="N",
+        "--threads", type=_at_least(1), metavar="N",
         help=f"threads per worker process (default: {LIVE_CONNECTIONS} shared among the workers, rounded up)",
     )
     serve.add_argument(
@@ -116,11 +116,16 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     return parser
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
+def _at_least(minimum: int):
+    """An argparse type: a whole number no smaller than `minimum`."""
+
+    def whole_number(text: str) -> int:
+        value = int(text)
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}")
+        return value
+
+    return whole_number
 
 
 def _error(exc: Exception, status: int) -> int:
