@@ -16,7 +16,9 @@ def packages_in(folder: str, package: str) -> list[str]:
     return [package, *(f"{package}.{name}" for name in find_namespace_packages(where=folder, exclude=NOT_SHIPPED))]
 
 
+FOLDERS = {"companion": "companion", **SITE_FOLDERS}
+
 setup(
-    packages=[name for package, folder in {"companion": "companion", **SITE_FOLDERS}.items() for name in packages_in(folder, package)],
+    packages=[name for package, folder in FOLDERS.items() for name in packages_in(folder, package)],
     package_dir=SITE_FOLDERS,
 )

@@ -99,7 +99,8 @@ def secret_key(instance_path: str | os.PathLike | None = None) -> str:
 def _long_enough(key: str, source: str, advice: str) -> str:
     if len(key) < MIN_SECRET_KEY_LENGTH:
         raise ConfigurationError(
-            f"The secret key from {source} has {len(key)} characters; it needs at least {MIN_SECRET_KEY_LENGTH}: {advice}."
+            f"The secret key from {source} has {len(key)} characters; "
+            f"it needs at least {MIN_SECRET_KEY_LENGTH}: {advice}."
         )
     return key
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .cryptid import ADVANCED, NORMAL, Game, GameCodeError, NoHabitatLeft, load_game, new_game, next_game
 from .cryptid.text import clue_text, hint_text, mode_name
+from .server import LIVE_CONNECTIONS, SERVERS, default_server, default_workers  # standard library only
 
 PLAYER_CHOICES = (2, 3, 4, 5)
 
@@ -39,6 +40,7 @@ def program_name(argv0: str) -> str:
 
 
 def build_parser(prog: str) -> argparse.ArgumentParser:
+    """Every command with its options; each option's help ends with its default."""
     parser = argparse.ArgumentParser(prog=prog, description=__doc__)
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
 
@@ -49,11 +51,14 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
 
     def output_flags(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("--json", action="store_true", help="one JSON object per line instead of readable text")
-        sub.add_argument("--reveal", action="store_true", help="also print the clues, the habitat and the hint (spoilers)")
+        sub.add_argument(
+            "--reveal", action="store_true", help="also print the clues, the habitat and the hint (spoilers)"
+        )
 
     new = command("new", "Generate new games on fresh maps.", _run_new)
     new.add_argument(
-        "--players", type=int, choices=PLAYER_CHOICES, default=4, metavar="N", help="players, 2 to 5 (default: %(default)s)"
+        "--players", type=int, choices=PLAYER_CHOICES, default=4, metavar="N",
+        help="players, 2 to 5 (default: %(default)s)",
     )
     new.add_argument("--advanced", action="store_true", help="advanced mode: negated clues and black structures")
     new.add_argument("--count", type=_at_least(1), default=1, metavar="K", help="how many games (default: %(default)s)")
@@ -71,15 +76,20 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     output_flags(following)
 
     bench = command("bench", "Time new games, next games and loading codes.", _run_bench)
-    bench.add_argument("--games", type=_at_least(1), default=2000, metavar="N", help="games per mode (default: %(default)s)")
+    bench.add_argument(
+        "--games", type=_at_least(1), default=2000, metavar="N", help="games per mode (default: %(default)s)"
+    )
 
     load = command(
         "load", "Simulate game-night traffic against the production server, on this machine only.", _run_load
     )
     load.add_argument("--tables", type=_at_least(1), default=40, metavar="N", help="tables (default: %(default)s)")
-    load.add_argument("--phones", type=_at_least(1), default=5, metavar="N", help="phones per table (default: %(default)s)")
     load.add_argument(
-        "--seconds", type=_at_least(1), default=60, metavar="S", help="how long the traffic lasts (default: %(default)s)"
+        "--phones", type=_at_least(1), default=5, metavar="N", help="phones per table (default: %(default)s)"
+    )
+    load.add_argument(
+        "--seconds", type=_at_least(1), default=60, metavar="S",
+        help="how long the traffic lasts (default: %(default)s)",
     )
     load.add_argument(
         "--url",
@@ -89,10 +99,9 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
 
     purge = command("purge", "Delete the votes and unlocks of games idle for longer than --days.", _run_purge)
     purge.add_argument(
-        "--days", type=_at_least(0), metavar="D", help="idle days; 0 purges every game (default: COMPANION_PURGE_AFTER_DAYS, else 30)"
+        "--days", type=_at_least(0), metavar="D",
+        help="idle days; 0 purges every game (default: COMPANION_PURGE_AFTER_DAYS, else 30)",
     )
-
-    from .server import LIVE_CONNECTIONS, SERVERS, default_server, default_workers
 
     server = default_server()
     serve = command("serve", "Run the web site on a production server.", _run_serve)

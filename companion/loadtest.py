@@ -194,7 +194,8 @@ def run_load(tables: int = 40, phones: int = 5, seconds: float = 60, url: str | 
     started = time.monotonic()
     workers = [
         threading.Thread(
-            target=_table, args=(host, port, phones, arrival_seconds(seconds), until, tally, random.Random(rng.random()))
+            target=_table,
+            args=(host, port, phones, arrival_seconds(seconds), until, tally, random.Random(rng.random())),
         )
         for _ in range(tables)
     ]

@@ -102,18 +102,30 @@ def listen(host: str, port: int) -> socket.socket:
         both = family == socket.AF_INET6 and host in ("::", "") and socket.has_dualstack_ipv6()
         return socket.create_server((host, port), family=family, backlog=LISTEN_BACKLOG, dualstack_ipv6=both)
     except socket.gaierror:
-        raise ServeError(f"{host} is not an address of this computer: use --host 0.0.0.0 (every address).") from None
+        raise ServeError(
+            f"{host} is no name or address this computer knows: use --host 0.0.0.0 (every address)."
+        ) from None
     except OSError as exc:
-        if exc.errno in (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", errno.EADDRINUSE)):
+        if _is(exc, "EADDRNOTAVAIL"):
+            raise ServeError(
+                f"{host} is not an address of this computer: use --host 0.0.0.0 (every address)."
+            ) from None
+        if _is(exc, "EADDRINUSE"):
             airplay = " (on recent macOS, the AirPlay Receiver uses port 5000)" if port == 5000 else ""
             raise ServeError(
-                f"Port {port} is already in use by another program{airplay}. Pick another port, for example --port 5050."
+                f"Port {port} is already in use by another program{airplay}. "
+                "Pick another port, for example --port 5050."
             ) from None
-        if exc.errno in (errno.EACCES, getattr(errno, "WSAEACCES", errno.EACCES)):
+        if _is(exc, "EACCES"):
             raise ServeError(
                 f"This user may not listen on port {port}. Pick another port, for example --port 5050."
             ) from None
         raise ServeError(f"Cannot listen on {host} port {port}: {exc.strerror}.") from None
+
+
+def _is(error: OSError, name: str) -> bool:
+    """Whether `error` is errno `name`, as POSIX numbers it or as Windows sockets do (WSA...)."""
+    return error.errno in {getattr(errno, name), getattr(errno, "WSA" + name, None)}
 
 
 def _url(host: str, port: int) -> str:
@@ -128,7 +140,14 @@ def _loopback(host: str) -> bool:
 
 
 def banner(
-    host: str, port: int, public_url: str | None, lan: str | None, server: str, workers: int, threads: int, instance: str
+    host: str,
+    port: int,
+    public_url: str | None,
+    lan: str | None,
+    server: str,
+    workers: int,
+    threads: int,
+    instance: str,
 ) -> str:
     """What `serve` prints: where the host's browser and the phones go, the server's size, the instance folder."""
     every_address = host in ("0.0.0.0", "::", "")

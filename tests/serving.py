@@ -32,8 +32,12 @@ def running_server(command: list, port: int, **popen):
                 except OSError:
                     assert time.monotonic() < deadline, "the server did not start"
                     time.sleep(0.1)
-            banner = "".join(iter(server.stdout.readline, "Press Ctrl+C to stop.\n"))
-            yield banner
+            banner = []
+            for line in server.stdout:  # the banner is out by now: the socket listens before it is printed
+                banner.append(line)
+                if line.startswith("Press Ctrl+C"):
+                    break
+            yield "".join(banner)
         finally:
             server.terminate()
             try:

@@ -109,7 +109,8 @@ def test_usage_names_the_program_as_it_was_started(argv0, name):
 
 
 def test_python_m_companion_help_names_itself():
-    result = subprocess.run([sys.executable, "-m", "companion", "serve", "--help"], capture_output=True, text=True, cwd=REPO)
+    command = [sys.executable, "-m", "companion", "serve", "--help"]
+    result = subprocess.run(command, capture_output=True, text=True, cwd=REPO)
     assert result.returncode == 0 and result.stdout.startswith("usage: python -m companion serve ")
 
 

@@ -32,7 +32,7 @@ def wheel(tmp_path_factory) -> Path:
         shutil.copytree(REPO / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q", "-w", out, source],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-w", out, source],
         check=True,
         capture_output=True,
     )
@@ -47,10 +47,10 @@ def venv(wheel, tmp_path_factory) -> Path:
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", root], check=True)
     scripts = root / ("Scripts" if os.name == "nt" else "bin")
     python = scripts / ("python.exe" if os.name == "nt" else "python")
-    purelib = subprocess.check_output([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], text=True)
+    purelib = subprocess.check_output([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"])
     # The dependencies come from this interpreter's site-packages, read as plain folders: their .pth hooks
     # (an editable install of the checkout among them) do not run, so the wheel's copy is the only companion.
-    Path(purelib.strip(), "dependencies.pth").write_text("\n".join(site.getsitepackages()) + "\n")
+    Path(purelib.decode().strip(), "dependencies.pth").write_text("\n".join(site.getsitepackages()) + "\n")
     subprocess.run(
         [sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "-q", wheel],
         check=True,
@@ -68,7 +68,7 @@ def _elsewhere(tmp_path) -> dict:
 
 def test_the_wheel_carries_templates_static_files_and_translations(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    templates = [f"companion/templates/{p.relative_to(REPO / 'templates').as_posix()}" for p in (REPO / "templates").rglob("*.html")]
+    templates = [f"companion/{p.relative_to(REPO).as_posix()}" for p in (REPO / "templates").rglob("*.html")]
     static = [f"companion/static/{p.name}" for p in (REPO / "static").iterdir() if p.is_file()]
     catalogs = [p.relative_to(REPO).as_posix() for p in (REPO / "companion" / "translations").rglob("*.mo")]
     for expected in (templates, static, catalogs):

@@ -18,20 +18,22 @@ from .serving import free_port, running_server
 from .test_golden import GOLDEN
 
 REPO = Path(__file__).resolve().parents[1]
+LAN = "192.168.1.20"
+PUBLIC = "https://cryptid.example.org"
 needs_gunicorn = pytest.mark.skipif(not gunicorn_available(), reason="gunicorn runs on Linux and macOS only")
 
 
 @pytest.mark.parametrize(
     "host, public_url, lan, local, phones",
     [
-        ("0.0.0.0", None, "192.168.1.20", "http://localhost:5000", "Phones on the same Wi-Fi: http://192.168.1.20:5000"),
-        ("::", None, "192.168.1.20", "http://localhost:5000", "Phones on the same Wi-Fi: http://192.168.1.20:5000"),
-        ("0.0.0.0", None, None, "http://localhost:5000", "No network address found: phones can reach this site only if you set COMPANION_PUBLIC_URL."),
-        ("127.0.0.1", None, "192.168.1.20", "http://127.0.0.1:5000", "Phones cannot reach this server: it listens on 127.0.0.1"),
-        ("::1", None, "192.168.1.20", "http://[::1]:5000", "Phones cannot reach this server: it listens on ::1"),
+        ("0.0.0.0", None, LAN, "http://localhost:5000", f"Phones on the same Wi-Fi: http://{LAN}:5000"),
+        ("::", None, LAN, "http://localhost:5000", f"Phones on the same Wi-Fi: http://{LAN}:5000"),
+        ("0.0.0.0", None, None, "http://localhost:5000", "No network address found: phones can reach this site only"),
+        ("127.0.0.1", None, LAN, "http://127.0.0.1:5000", "Phones cannot reach this server: it listens on 127.0.0.1"),
+        ("::1", None, LAN, "http://[::1]:5000", "Phones cannot reach this server: it listens on ::1"),
         ("localhost", None, None, "http://localhost:5000", "Phones cannot reach this server: it listens on localhost"),
-        ("192.168.1.20", None, "10.0.0.3", "http://192.168.1.20:5000", "Phones on the same network: http://192.168.1.20:5000"),
-        ("127.0.0.1", "https://cryptid.example.org", None, "http://127.0.0.1:5000", "Phones will open https://cryptid.example.org"),
+        (LAN, None, "10.0.0.3", f"http://{LAN}:5000", f"Phones on the same network: http://{LAN}:5000"),
+        ("127.0.0.1", PUBLIC, None, "http://127.0.0.1:5000", f"Phones will open {PUBLIC}"),
     ],
 )
 def test_the_banner_says_where_the_host_and_the_phones_go(host, public_url, lan, local, phones):
