@@ -13,6 +13,7 @@ from flask import Flask
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DatabaseError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -104,4 +105,17 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True})
     db.init_app(app)
     with app.app_context():
-        Base.metadata.create_all(db.engine)
+        create_tables(db.engine)
+
+
+def create_tables(engine: Engine) -> None:
+    """Create the missing tables. Worker processes starting together on a new database race to create them:
+    a process whose CREATE TABLE fails because another one got there first looks again."""
+    attempts = len(Base.metadata.tables) + 1  # every lost race means one more table exists
+    for attempt in range(1, attempts + 1):
+        try:
+            Base.metadata.create_all(engine)
+            return
+        except DatabaseError:
+            if attempt == attempts:
+                raise
