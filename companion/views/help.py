@@ -15,3 +15,8 @@ def setup():
 @bp.get("/play")
 def play():
     return render_template("help/play.html")
+
+
+@bp.get("/decrypto")
+def decrypto():
+    return render_template("help/decrypto.html")
