@@ -107,7 +107,16 @@ function swapPlay(html) {
   const current = document.getElementById("play");
   if (!fresh || !current) return;
   const wasMyTurn = current.hasAttribute("data-your-turn");
+  // Whatever the player is typing survives an update that arrives meanwhile.
+  const focused = document.activeElement && document.activeElement.id;
+  for (const field of current.querySelectorAll("input[id]:not([type=hidden])")) {
+    const twin = fresh.querySelector(`#${CSS.escape(field.id)}`);
+    if (!twin || twin.type !== field.type) continue;
+    if (field.type === "checkbox") twin.checked = field.checked;
+    else if (!twin.value) twin.value = field.value;
+  }
   current.replaceWith(fresh);
+  if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
   const myTurn = fresh.hasAttribute("data-your-turn");
   document.title = (myTurn ? "● " : "") + document.title.replace(/^● /, "");
   if (myTurn && !wasMyTurn) {

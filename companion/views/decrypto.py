@@ -146,7 +146,9 @@ def host_context(token: str, table: DecryptoTable) -> dict:
 def player_context(token: str, table: DecryptoTable, player: str, **extra) -> dict:
     seat = table.state.seat_of(player)
     printed = printed_seat(player)
-    context = live_context(table, seat, url_for("decrypto.player_live", token=token),
+    # The live URL keeps the step the phone is on (?do=show), so a change elsewhere does not close it.
+    intent = {"do": request.args["do"][:16]} if "do" in request.args else {}
+    context = live_context(table, seat, url_for("decrypto.player_live", token=token, **intent),
                            url_for("decrypto.player_act", token=token), host=False, **extra)
     view = context["view"]
     acting = [action for action in view["can"] if action["type"] != "join"]
