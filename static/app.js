@@ -131,12 +131,15 @@ async function followPlay() {
   for (;;) {
     const play = document.getElementById("play");
     if (!play) return;
+    const asked = play.dataset.live;
     try {
-      const response = await fetch(play.dataset.live, {
+      const response = await fetch(asked, {
         cache: "no-store",
         headers: { "If-None-Match": `"${play.dataset.etag}"` },
       });
-      if (response.status === 200) swapPlay(await response.text());
+      // A tap moved the page to another step while this request waited: its answer would undo the tap.
+      const moved = document.getElementById("play")?.dataset.live !== asked;
+      if (response.status === 200 && !moved) swapPlay(await response.text());
       else if (response.status !== 304) await new Promise((r) => setTimeout(r, 3000));
     } catch (error) {
       await new Promise((r) => setTimeout(r, 2000));
