@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from urllib.parse import urlsplit
 
 from .cryptid import ADVANCED, NORMAL, Game, GameId, NoHabitatLeft
 from .cryptid.dealer import Dealer
@@ -117,4 +118,38 @@ def run_puzzles(setups: int = 1000) -> list:
     for row in rows:
         goal = f"<= {row.goal:.2f}  {'met' if row.met else 'MISSED'}" if row.goal is not None else "(reported)"
         print(f"{row.measure:<17} {row.mode:<9} {row.players:<8} {row.distance:8.3f}   {goal}", flush=True)
+    return rows
+
+
+def run_pages(requests: int = 300) -> list[dict]:
+    """Server time of the pages a game night leans on, in-process (no network): the host screen with 5 players
+    in Greek, a seat page, a refereed seat's live fragment, and the 304 answers of the panels' polls."""
+    import os
+    import tempfile
+
+    from .app import create_app
+    from .tokens import host_token, seat_token
+
+    os.environ.setdefault("COMPANION_INSTANCE_PATH", tempfile.mkdtemp(prefix="companion-bench-"))
+    app = create_app({"SECRET_KEY": "bench" * 8, "RATELIMIT_ENABLED": False, "PUBLIC_URL": "http://192.0.2.10:5000"})
+    client = app.test_client()
+    client.set_cookie("lang", "el")
+    boxed = app.extensions["dealer"].new_game(5, ADVANCED)
+    table = client.post("/api/tables", json={"players": 5, "advanced": True}).get_json()
+    with app.test_request_context():
+        host, seat = f"/h/{host_token(boxed.code)}", f"/s/{seat_token(boxed.code, 1)}"
+    refereed_seat = urlsplit(table["seats"][0]["url"]).path
+    etag = client.get(seat + "/table").headers["ETag"]
+    rows = []
+    for label, path, headers in (
+        ("host screen, 5 players, Greek", host, {}),
+        ("seat page, Greek", seat, {}),
+        ("refereed seat page, Greek", refereed_seat, {}),
+        ("table panel poll, 304", seat + "/table", {"If-None-Match": etag}),
+        ("refereed live fragment, changed", refereed_seat + "/live", {}),
+    ):
+        client.get(path, headers=headers)  # warm: templates compiled, QR codes drawn once
+        times = [_timed(lambda: client.get(path, headers=headers))[0] for _ in range(requests)]
+        rows.append(_report(label, times))
+    app.extensions["dealer"].stop()
     return rows

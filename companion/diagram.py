@@ -12,7 +12,7 @@ from html import escape
 from typing import Callable
 
 from .cryptid.board import Board
-from .cryptid.hexgrid import COLS, HEX_COUNT, ROWS, hex_row_col
+from .cryptid.hexgrid import COLS, HEX_COUNT, ROWS, hex_row_col, hexes_of
 from .cryptid.text import terrain_letter
 from .cryptid.tiles import ANIMALS, number_hex, slot_of
 
@@ -215,3 +215,10 @@ def piece_marks(discs: tuple[int, ...], cubes: tuple[int, ...], highlight: int |
         parts.append(f'<circle class="last-move" cx="{_n(x)}" cy="{_n(y)}" r="8.6"/>')
     parts.append("</g>")
     return "".join(parts)
+
+
+def shade_marks(mask: int) -> str:
+    """A veil over the hexes of `mask` (e.g. those a player's clue rules out), hidden until the page shows it."""
+    corner_points = " ".join(f"{_n(x)},{_n(y)}" for x, y in _CORNERS)
+    uses = "".join(f'<use href="#veil" x="{_n(hex_center(i)[0])}" y="{_n(hex_center(i)[1])}"/>' for i in hexes_of(mask))
+    return f'<g class="veil"><symbol id="veil" overflow="visible"><polygon points="{corner_points}"/></symbol>{uses}</g>'

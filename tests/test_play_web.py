@@ -226,3 +226,31 @@ def test_no_phone_ever_receives_another_seats_clue_the_habitat_or_the_hint(apps)
                 for clue in others:
                     assert json.dumps(clue.to_json()) not in text or clue == game.seat_clues(seat_number)[0]
             phone.received.clear()
+
+
+def test_agreeing_to_the_reveal_ends_a_refereed_game_with_no_winner(apps):
+    code, phones = new_table(apps, 3, False)
+    client = apps[0].test_client()
+    for phone in phones:
+        token = phone.path.split("/")[3]
+        assert client.post(f"/s/{token}/votes/reveal").status_code == 303
+    final = phones[0].get()
+    assert final["phase"] == "over" and final["winner"] is None and final["ranks"] is None
+    assert final["reveal"]["clues"] and final["turn"] is None
+
+
+def test_a_move_from_a_plain_form_without_javascript(apps):
+    code, phones = new_table(apps, 3, False)
+    state = referee_state(apps[0], code)
+    seat = state.turn
+    token = phones[seat - 1].path.split("/")[3]
+    client = apps[1].test_client()
+    hex_index = hexes_of(state.cube_choices(seat))[0]
+    page = client.get(f"/s/{token}", query_string={"hex": hex_index, "do": "cube"}).get_data(as_text=True)
+    assert "Place your cube on" in page and 'name="version"' in page
+    response = client.post(f"/s/{token}/play", data={"action": "cube", "hex": hex_index, "version": state.version})
+    assert response.status_code == 303 and response.headers["Location"] == f"/s/{token}"
+    assert referee_state(apps[0], code).cubes_of(seat) == 1 << hex_index
+    again = client.post(f"/s/{token}/play", data={"action": "cube", "hex": hex_index, "version": state.version})
+    assert again.status_code == 409 and "moved on" in again.get_data(as_text=True)
+    assert client.post(f"/s/{token}/play", data={"action": "cube", "hex": "x"}).status_code == 400

@@ -47,8 +47,7 @@ def print_view(code: str):
 def table(code: str):
     """The table panel alone, for the page's script to poll (304 while nothing changed)."""
     game = game_or_404(code)
-    state = load_state(game)
-    return panel_response(lambda: public_panel(game, state), state, None)
+    return panel_response(game, lambda state: public_panel(game, state), None)
 
 
 @bp.get("/<code>/reveal")

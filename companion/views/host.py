@@ -21,7 +21,7 @@ from ..tokens import host_token
 from ..errors import error_response
 from ..play_state import create_refereed, is_refereed, settle_reveal
 from . import play
-from .common import host_game, board_context, game_or_404, next_game_for, phone_base, reveal_context, seat_url
+from .common import host_game, board_context, next_game_for, phone_base, reveal_context, seat_url
 from .table import after_action, panel_response, render_panel, step_error, wants_fragment
 
 bp = Blueprint("host", __name__, url_prefix="/h")
@@ -89,8 +89,7 @@ def print_view(token: str):
 def table(token: str):
     """The host's table panel alone, for the page's script to poll (304 while nothing changed)."""
     game = host_game(token)
-    state = load_state(game)
-    return panel_response(lambda: host_panel(game, state), state, None)
+    return panel_response(game, lambda state: host_panel(game, state), None)
 
 
 @bp.post("/<token>/unlock/<step>")

@@ -8,11 +8,11 @@ choices, the host and the public see none. The fragment long-polls (live.wait_fo
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from ..cryptid import Game
-from ..cryptid.hexgrid import HEX_COUNT, hex_row_col, hexes_of
+from ..cryptid.hexgrid import ALL_HEXES, HEX_COUNT, hex_row_col
 from ..cryptid.play import (
     OVER,
     Ask,
@@ -27,12 +27,12 @@ from ..cryptid.play import (
     clean_name,
 )
 from ..cryptid.text import clue_text, illegal_move_text, log_entry_text, mirror_text, pending_text
-from ..diagram import board_svg, piece_marks
+from ..diagram import board_svg, piece_marks, shade_marks
 from ..errors import error_response
 from ..live import long_poll_response
 from ..play_state import Conflict, draw_first, load_moves, load_play, next_refereed_code, submit
 from ..qr import qr_svg
-from ..tokens import host_token, seat_token
+from ..tokens import seat_token
 from ..limits import actions_limit, limiter
 from ..security import mark_private
 from .common import game_or_404, hex_name, host_game, map_letters, phone_base, seat_game, seat_url
@@ -84,6 +84,8 @@ def live_context(game: Game, state: PlayState, *, seat: int | None, live_url: st
     selected = selected_hex() if seat is not None and replay is None else None
     last = next((e.hex for e in reversed(shown.log) if e.hex is not None), None)
     marks = piece_marks(shown.discs, shown.cubes, highlight=last)
+    if seat is not None:
+        marks = shade_marks(ALL_HEXES & ~game.allowed(seat)) + marks
     if seat is not None and shown.phase != OVER:
         choosable = state.cube_choices(seat) | state.search_choices(seat) | (_askable(state, seat))
     else:

@@ -15,7 +15,7 @@ from ..security import mark_private
 from ..table_state import StepNotOpen, TableState, cast_vote, load_state, withdraw_vote
 from ..play_state import is_refereed, settle_reveal
 from . import play
-from .common import seat_game, game_or_404, hex_name, map_letters
+from .common import seat_game, hex_name, map_letters
 from .table import after_action, panel_response, render_panel, step_error
 
 bp = Blueprint("seats", __name__, url_prefix="/s")
@@ -86,8 +86,7 @@ def table(token: str):
     """The table panel alone, for the page's script to poll (304 while nothing changed)."""
     game, seat_number = seat_game(token)
     mark_private()
-    state = load_state(game)
-    return panel_response(lambda: seat_panel(token, game, seat_number, state), state, seat_number)
+    return panel_response(game, lambda state: seat_panel(token, game, seat_number, state), seat_number)
 
 
 @bp.post("/<token>/votes/<step>")
