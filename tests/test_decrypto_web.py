@@ -8,11 +8,11 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from companion.db import Base, DecryptoTableRecord, MoveRecord, db
+from companion.db import DecryptoTableRecord, MoveRecord, db
 from companion.decrypto import TEAMS, load_words
 from companion.table_state import purge_idle
 
-from .test_table_state import database_url, make_app  # noqa: F401  (the parametrized database fixture)
+from .test_table_state import app as fresh_database_app, database_url  # noqa: F401  (parametrized fixtures)
 
 PHONE_BUDGET = 30_000
 KEYWORD = re.compile(r'class="keyword">([^<]+)<')
@@ -21,16 +21,10 @@ LINK = re.compile(r'class="phone-link" rel="noreferrer" dir="ltr">([^<]+)<')
 
 
 @pytest.fixture
-def app(database_url, tmp_path):  # noqa: F811
-    app = make_app(database_url, tmp_path)
-    app.config.update(WTF_CSRF_ENABLED=False, RATELIMIT_ENABLED=False)
-    with app.app_context():
-        Base.metadata.drop_all(db.engine)
-        Base.metadata.create_all(db.engine)
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+def app(fresh_database_app):
+    """The site on a fresh database (SQLite, and PostgreSQL with TEST_DATABASE_URL), forms posted as by scripts."""
+    fresh_database_app.config.update(WTF_CSRF_ENABLED=False, RATELIMIT_ENABLED=False)
+    return fresh_database_app
 
 
 class Phone:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext, lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, RadioField, SelectField
@@ -36,7 +36,7 @@ from ..decrypto import (
     parse_code,
 )
 from ..decrypto.rules import CLUE_LIMIT, MAX_TEAM, MIN_TEAM, NAME_LIMIT
-from ..decrypto.text import illegal_action_text, team_name
+from ..decrypto.text import illegal_action_text
 from ..decrypto_state import DecryptoTable, create_table, load_table, next_game, play
 from ..errors import error_response
 from ..i18n import LANGUAGES, current_language
@@ -54,6 +54,7 @@ from ..tokens import (
     read_decrypto_player_token,
 )
 from .common import phone_base
+from .table import after_action, wants_fragment
 
 bp = Blueprint("decrypto", __name__, url_prefix="/decrypto")
 
@@ -203,7 +204,8 @@ def host(token: str):
             for number in range(1, size + 1):
                 url = base + url_for("decrypto.player", token=decrypto_player_token(table.code, f"{team[0]}{number}"))
                 phones.append({"team": team, "number": number, "url": url, "qr": qr_svg(url),
-                               "name": gettext("%(team)s, player %(number)s", team=team_name(team, gettext), number=number)})
+                               "name": gettext("White, player %(number)s", number=number) if team == WHITE
+                               else gettext("Black, player %(number)s", number=number)})
     return render_template("decrypto/host.html", **host_context(token, table), phones=phones, phone_base=base,
                            phones_can_reach=reachable, token=token)
 
@@ -249,13 +251,6 @@ def refused(error: IllegalAction | Conflict):
     if isinstance(error, Conflict):
         return error_response(409, gettext("Another move came first: look at the screen again, then retry."))
     return error_response(409, illegal_action_text(error.reason, error.params, gettext))
-
-
-def _after_move(render, page_url: str):
-    """The new fragment for the page's script, or back to the page for a plain form post."""
-    if request.headers.get("X-Requested-With") == "fetch":
-        return make_response(render())
-    return redirect(page_url, 303)
 
 
 def _texts(form, prefix: str, count: int) -> tuple[str, ...]:
@@ -306,7 +301,7 @@ def player_act(token: str):
             if warnings:
                 # Not refused: the encryptor sees the warning and sends the same clues again, or changes them.
                 context = player_context(token, table, player_id, warnings=warnings, typed=move.clues)
-                if request.headers.get("X-Requested-With") == "fetch":
+                if wants_fragment():
                     return render_live(context)
                 return render_template("decrypto/player.html", **context)
         following = play(table, move)
@@ -314,8 +309,8 @@ def player_act(token: str):
         return refused(error)
     except ValueError:
         return error_response(400, MALFORMED)
-    return _after_move(lambda: render_live(player_context(token, following, player_id)),
-                       url_for("decrypto.player", token=token))
+    return after_action(lambda: render_live(player_context(token, following, player_id)),
+                        url_for("decrypto.player", token=token), anchor="")
 
 
 @bp.post("/h/<token>/play")
@@ -336,4 +331,4 @@ def host_act(token: str):
             return error_response(400, MALFORMED)
     except (IllegalAction, Conflict) as error:
         return refused(error)
-    return _after_move(lambda: render_live(host_context(token, following)), url_for("decrypto.host", token=token))
+    return after_action(lambda: render_live(host_context(token, following)), url_for("decrypto.host", token=token), anchor="")

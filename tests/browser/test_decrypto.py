@@ -50,6 +50,9 @@ def test_four_phones_and_the_host_play_a_whole_game(browser, live_server):
         if number == 1:
             host.get_by_role("button", name="Start the 30-second timer").click()
             shot(host, "host-mid-game.png")
+            host.set_viewport_size({"width": 390, "height": 844})
+            shot(host, "host-mid-game-390.png")
+            host.set_viewport_size({"width": 1280, "height": 900})
         for target in ("white", "black"):
             guessers = {"white": white[1 - encryptor], "black": black[1 - encryptor]}
             own = codes[target] if target == "white" else ("1-2-3" if codes[target] != "1-2-3" else "3-2-1")
@@ -74,6 +77,14 @@ def test_four_phones_and_the_host_play_a_whole_game(browser, live_server):
     assert phones[0].locator("#play .sheet.team-black .keyword").count() == 4
     shot(host, "host-end.png")
     shot(phones[2], "phone-end.png")
+    if SHOTS:
+        wide = browser.new_page(viewport={"width": 1280, "height": 900})
+        wide.goto(phones[0].url)
+        shot(wide, "phone-end-1280.png")
+        wide.close()
+        host.set_viewport_size({"width": 390, "height": 844})
+        shot(host, "host-end-390.png")
+        host.set_viewport_size({"width": 1280, "height": 900})
     host.get_by_role("button", name="Next game").click()
     host.get_by_text("Game 2 · round 1 of 8").wait_for(timeout=5000)
     for context in contexts:
