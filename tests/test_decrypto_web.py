@@ -221,3 +221,12 @@ def test_the_next_game_deals_unseen_keywords_and_purges_go_with_the_table(app):
         assert purge_idle(-1) == 1
         assert not db.session.query(DecryptoTableRecord).count() and not db.session.query(MoveRecord).count()
     assert client.get(host).status_code == 404
+
+
+def test_a_phone_page_with_its_assets_keeps_to_the_budget(app):
+    from .test_web import page_weight
+
+    client = app.test_client()
+    host, phones = seated_table(client, white="4", black="4")
+    phones["white"][0].act(action="show_code")
+    assert page_weight(client, phones["white"][0].path) <= PHONE_BUDGET
