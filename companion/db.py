@@ -66,6 +66,19 @@ class RefereedTable(Base):
     next_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
+class DecryptoTableRecord(Base):
+    """A Decrypto table: the current game's setup as Setup.to_json writes it, and the keywords it has seen.
+
+    Its moves are in `moves` under the table id; a {"type": "next_game"} row starts the next game's log.
+    """
+
+    __tablename__ = "decrypto_tables"
+    code: Mapped[str] = mapped_column(ForeignKey("tables.code", ondelete="CASCADE"), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    setup: Mapped[str] = mapped_column(Text)  # JSON: team sizes, language, keywords, game number
+    used: Mapped[str] = mapped_column(Text, default="[]")  # JSON list: keywords dealt to this table so far
+
+
 class MoveRecord(Base):
     """One move of a table's log. The unique (code, seq) means two racing moves cannot both be the next one."""
 
