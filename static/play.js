@@ -40,10 +40,12 @@ async function followPlay() {
         cache: "no-store",
         headers: { "If-None-Match": `"${play.dataset.etag}"` },
       });
-      // A tap moved the page to another step while this request waited: its answer would undo the tap.
+      const text = response.status === 200 ? await response.text() : "";
+      // A tap moved the page to another step while this request waited (or while its answer was read): that
+      // answer would undo the tap, so drop it; the next request asks again from the new step.
       const moved = document.getElementById("play")?.dataset.live !== asked;
-      if (response.status === 200 && !moved) swapPlay(await response.text());
-      else if (response.status !== 304) await new Promise((r) => setTimeout(r, 3000));
+      if (response.status === 200 && !moved) swapPlay(text);
+      else if (response.status !== 304 && !moved) await new Promise((r) => setTimeout(r, 3000));
     } catch (error) {
       await new Promise((r) => setTimeout(r, 2000));
     }
