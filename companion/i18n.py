@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, redirect, request, url_for
+from flask import Blueprint, Flask, g, redirect, request, url_for
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
-from flask_babel import Babel, get_locale
+from flask_babel import Babel, get_locale, get_translations
 
 LANGUAGES = {
     "en": "English",
@@ -78,8 +78,22 @@ def _template_context() -> dict:
     }
 
 
+def _request_translations():
+    """This request's catalog, looked up once: templates ask for it a few hundred times per page."""
+    translations = g.get("translations")
+    if translations is None:
+        translations = g.translations = get_translations()
+    return translations
+
+
 def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
+    # Flask-Babel's own template callables find the catalog anew for every text; these reuse the request's.
+    app.jinja_env.install_gettext_callables(
+        lambda text: _request_translations().ugettext(text),
+        lambda singular, plural, n: _request_translations().ungettext(singular, plural, n),
+        newstyle=True,  # Jinja fills the placeholders (and escapes them) itself
+    )
     app.context_processor(_template_context)
     app.register_blueprint(bp)
 
