@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
+from limits import parse_many
 
 PACKAGE = Path(__file__).resolve().parent
 APP_NAME = "cryptid-companion"
@@ -76,8 +77,24 @@ def _proxies(name: str, value: str) -> int:
     return int(value)
 
 
+def _rate_limits(name: str, value: str) -> str:
+    try:
+        parse_many(value)
+    except ValueError:
+        raise ConfigurationError(
+            f"{name} must be rate limits such as 600 per minute, or 30 per minute;300 per hour, not {value!r}."
+        ) from None
+    return value
+
+
 # Each variable is parsed as its own type: Flask's from_prefixed_env would read a numeric key as a number.
-ENVIRONMENT_SETTINGS = {"PUBLIC_URL": _public_url, "PURGE_AFTER_DAYS": _days, "TRUST_PROXY": _proxies}
+ENVIRONMENT_SETTINGS = {
+    "PUBLIC_URL": _public_url,
+    "PURGE_AFTER_DAYS": _days,
+    "TRUST_PROXY": _proxies,
+    "RATE_LIMIT_NEW_GAMES": _rate_limits,
+    "RATE_LIMIT_ACTIONS": _rate_limits,
+}
 
 
 def environment_settings() -> dict:

@@ -7,6 +7,8 @@ import brotli
 import pytest
 from flask import Response, template_rendered
 
+from companion.tokens import host_token
+
 from .test_golden import GOLDEN
 
 CODE = GOLDEN[3]["code"]
@@ -44,7 +46,9 @@ def test_an_unchanged_asset_is_still_a_304(client):
 def test_the_polled_panel_answers_304_without_rendering(app, client):
     """The compressed panel's ETag carries the encoding; the view still recognises its own tag."""
     headers = {"Accept-Encoding": "br"}
-    first = client.get(f"/games/{CODE}/table", headers=headers)
+    with app.test_request_context():
+        panel = f"/h/{host_token(CODE)}/table"
+    first = client.get(panel, headers=headers)
     assert first.status_code == 200 and first.headers["ETag"].endswith(':br"')
     rendered = []
 
@@ -52,8 +56,8 @@ def test_the_polled_panel_answers_304_without_rendering(app, client):
         rendered.append(template.name)
 
     with template_rendered.connected_to(record, app):
-        again = client.get(f"/games/{CODE}/table", headers={**headers, "If-None-Match": first.headers["ETag"]})
-        changed = client.get(f"/games/{CODE}/table", headers={**headers, "If-None-Match": '"another:br"'})
+        again = client.get(panel, headers={**headers, "If-None-Match": first.headers["ETag"]})
+        changed = client.get(panel, headers={**headers, "If-None-Match": '"another:br"'})
     assert again.status_code == 304
     assert changed.status_code == 200 and len(rendered) == 1  # rendered for the changed one only
 

@@ -61,8 +61,17 @@ def test_companion_instance_path_wins_and_is_made_absolute(monkeypatch, tmp_path
 def test_settings_from_the_environment_keep_their_types(monkeypatch):
     monkeypatch.setenv("COMPANION_PURGE_AFTER_DAYS", "7")
     monkeypatch.setenv("COMPANION_PUBLIC_URL", "https://cryptid.example.org")
-    assert environment_settings() == {"PURGE_AFTER_DAYS": 7, "PUBLIC_URL": "https://cryptid.example.org"}
-    assert create_app({"TESTING": True}).config["PURGE_AFTER_DAYS"] == 7
+    monkeypatch.setenv("COMPANION_TRUST_PROXY", "1")
+    monkeypatch.setenv("COMPANION_RATE_LIMIT_NEW_GAMES", "10 per minute;100 per hour")
+    settings = {
+        "PURGE_AFTER_DAYS": 7,
+        "PUBLIC_URL": "https://cryptid.example.org",
+        "TRUST_PROXY": 1,
+        "RATE_LIMIT_NEW_GAMES": "10 per minute;100 per hour",
+    }
+    assert environment_settings() == settings
+    config = create_app({"TESTING": True}).config
+    assert {name: config[name] for name in settings} == settings
 
 
 @pytest.mark.parametrize(
@@ -71,6 +80,8 @@ def test_settings_from_the_environment_keep_their_types(monkeypatch):
         ("COMPANION_PURGE_AFTER_DAYS", "30d", "must be a whole number of days"),
         ("COMPANION_PURGE_AFTER_DAYS", "0", "must be at least 1 day"),
         ("COMPANION_PUBLIC_URL", "cryptid.example.org", "must be a full address"),
+        ("COMPANION_TRUST_PROXY", "yes", "must be the number of reverse proxies"),
+        ("COMPANION_RATE_LIMIT_ACTIONS", "lots", "must be rate limits such as 600 per minute"),
         ("COMPANION_SECRET_KEY", "", "has 0 characters; it needs at least 32"),
         ("COMPANION_SECRET_KEY", "s3cret", "has 6 characters"),
     ],

@@ -1,7 +1,10 @@
 """`pip install .` gives a site that works anywhere: the wheel carries the templates, static files and
 translations, and the installed copy, started from another folder, serves every page in every language."""
 
+import email
 import http.cookiejar
+import importlib.metadata
+import json
 import os
 import re
 import shutil
@@ -14,6 +17,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from .serving import free_port, running_server
 from .test_golden import GOLDEN
@@ -106,6 +111,53 @@ def test_the_installed_site_serves_every_page_from_another_folder(venv, tmp_path
             greek = response.read().decode()
         assert 'lang="el"' in greek and len(re.findall(r"[\u0370-\u03ff]", greek)) > 200
     assert (tmp_path / "instance" / "secret_key").is_file()
+
+
+# Run in the virtual environment: which distributions the site really loads while it serves.
+USED_DISTRIBUTIONS = """
+import importlib.metadata, json, sys
+import companion.cli, companion.server, gunicorn.app.base, waitress
+from companion.app import create_app
+client = create_app({"TESTING": True}).test_client()
+for path in ("/", "/help/play", "/static/style.css"):
+    assert client.get(path, headers={"Accept-Encoding": "br"}).status_code == 200
+owners = importlib.metadata.packages_distributions()
+loaded = {name.partition(".")[0] for name in sys.modules} - set(sys.stdlib_module_names)
+print(json.dumps(sorted({owner for name in loaded for owner in owners.get(name, [])})))
+"""
+
+
+# Loaded when present, never needed: qrcode imports Pillow if it can, and draws its SVG without it.
+OPTIONAL = {"pillow"}
+
+
+def _required(wheel: Path) -> set[str]:
+    """Every distribution the wheel's dependencies bring, and theirs in turn (extras followed)."""
+    with zipfile.ZipFile(wheel) as archive:
+        (metadata,) = [name for name in archive.namelist() if name.endswith(".dist-info/METADATA")]
+        pending = [(line, {""}) for line in email.message_from_bytes(archive.read(metadata)).get_all("Requires-Dist")]
+    seen = set()
+    while pending:
+        line, extras = pending.pop()
+        requirement = Requirement(line)
+        if requirement.marker and not any(requirement.marker.evaluate({"extra": extra}) for extra in extras):
+            continue
+        name, wanted = canonicalize_name(requirement.name), frozenset(requirement.extras | {""})
+        if (name, wanted) not in seen:
+            seen.add((name, wanted))
+            pending += [(line, wanted) for line in importlib.metadata.requires(name) or []]
+    return {name for name, _ in seen}
+
+
+def test_the_wheel_declares_every_distribution_the_site_loads(wheel, venv, tmp_path):
+    python = venv / ("python.exe" if os.name == "nt" else "python")
+    result = subprocess.run(
+        [python, "-c", USED_DISTRIBUTIONS], capture_output=True, text=True, cwd=tmp_path, env=_elsewhere(tmp_path)
+    )
+    assert result.returncode == 0, result.stderr
+    used = {canonicalize_name(name) for name in json.loads(result.stdout)} - {"cryptid-companion"}
+    assert "flask" in used and "flask-compress" in used
+    assert sorted(used - _required(wheel) - OPTIONAL) == []
 
 
 def test_the_installed_script_names_itself(venv, tmp_path):

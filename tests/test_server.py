@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import MAX_REQUEST_BODY
+from companion.app import MAX_REQUEST_BODY, create_app
 from companion.server import banner, gunicorn_available
+from companion.tokens import host_token
 
 from .serving import free_port, running_server
 from .test_golden import GOLDEN
@@ -113,26 +114,24 @@ def test_oversized_requests_are_refused_early(server, tmp_path):
 
 @needs_gunicorn
 def test_worker_processes_share_one_secret_key(tmp_path):
-    """A fresh instance folder and several workers: every worker signs the seat links alike."""
+    """A fresh instance folder and several workers: every worker accepts the host link signed with the key
+    file's key, and signs the seat links alike."""
     port = free_port()
     command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port),
                "--workers", "3", "--threads", "2"]
     code = GOLDEN[0]["code"]
     with running_server(command, port, cwd=REPO, env=dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path))) as text:
         assert "Server: gunicorn, 3 worker processes with 2 threads each." in text
-        from companion.app import create_app
-        from companion.tokens import host_token
-
         key = (tmp_path / "secret_key").read_text()
-        with create_app({"SECRET_KEY": key, "TESTING": True}).test_request_context():
-            host_path = "/h/" + host_token(code)
+        assert len(key) == 64
+        with create_app({"TESTING": True, "SECRET_KEY": key}).test_request_context():
+            host_page = f"/h/{host_token(code)}"
         pages = set()
-        for _ in range(12):  # a new connection each time, so the workers take turns; each accepts the host link
+        for _ in range(12):  # a new connection each time, so the workers take turns
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-            connection.request("GET", host_path)
+            connection.request("GET", host_page)
             response = connection.getresponse()
             assert response.status == 200
             pages.add(tuple(re.findall(r'class="seat-link"[^>]*>([^<]+)<', response.read().decode())))
             connection.close()
     assert len(pages) == 1 and len(next(iter(pages))) == GOLDEN[0]["players"]
-    assert len((tmp_path / "secret_key").read_text()) == 64
