@@ -43,12 +43,14 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path) / "secret_key")
 
     csrf.init_app(app)
-    from . import assets, db, errors, i18n, limits, security, table_state, views
+    from . import assets, db, dealing, errors, i18n, limits, live, security, table_state, views
 
     assets.init_app(app, ROOT / "static")
     i18n.init_app(app)
     db.init_app(app)
+    dealing.init_app(app)
     table_state.init_app(app)
+    live.init_app(app)
     security.init_app(app)
     limits.init_app(app)
     errors.init_app(app)

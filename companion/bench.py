@@ -1,17 +1,22 @@
-"""`python -m companion bench`: new games on fresh maps, next games on known maps and folding a long refereed game,
-median and p99 ms."""
+"""`python -m companion bench`: how fast the engine deals games and folds a long refereed game, and (--puzzles) how
+official its puzzles look."""
 
 from __future__ import annotations
 
 import random
 import statistics
 import time
+from urllib.parse import urlsplit
 
-from .cryptid import ADVANCED, NORMAL, Game, GameId, NoHabitatLeft, new_game, next_game
-from .cryptid.generator import MapPlan
+from .cryptid import ADVANCED, NORMAL, Game, GameId, NoHabitatLeft
+from .cryptid.dealer import Dealer
+from .cryptid.generator import MapPlan, new_game
 from .cryptid.play import Ask, Move, PlayState, Search, Start
-from .cryptid.rng import Stream
+from .cryptid.puzzles import Setup, compare, load_official
+from .cryptid.rng import Stream, secret_of
 
+BENCH_KEY = b"benchmark key"
+PLAYER_CYCLE = (2, 3, 4, 5)
 FOLD_MOVES = 300
 
 
@@ -24,49 +29,63 @@ def _report(label: str, seconds: list[float]) -> dict:
     row = {
         "what": label,
         "n": len(seconds),
+        "mean_ms": round(statistics.mean(seconds) * 1000, 3),
         "median_ms": round(statistics.median(seconds) * 1000, 3),
         "p99_ms": round(_percentile(seconds, 0.99) * 1000, 3),
     }
-    print(f"{label:<40} n={row['n']:<5} median {row['median_ms']:7.3f} ms   p99 {row['p99_ms']:7.3f} ms", flush=True)
+    print(
+        f"{label:<40} n={row['n']:<5} mean {row['mean_ms']:7.3f} ms   median {row['median_ms']:7.3f} ms"
+        f"   p99 {row['p99_ms']:7.3f} ms",
+        flush=True,
+    )
     return row
 
 
+def _timed(call) -> tuple[float, object]:
+    start = time.perf_counter()
+    result = call()
+    return time.perf_counter() - start, result
+
+
 def run_benchmark(games: int = 2000) -> list[dict]:
-    """Time `games` fresh games per mode (player counts 2-5 in turn), the next game on each of their maps, and
-    loading each code on a server that has never seen its map."""
+    """Per mode, `games` times each (player counts 2-5 in turn): a new game from a warm pool (the refill thread
+    running, each deal once the pool is full again) and the next game on its map; then a new game with an
+    empty pool; then loading each code on a server that has not seen its map."""
     rows = []
-    for mode in (NORMAL, ADVANCED):
-        made, new_times, next_times = [], [], []
-        for i in range(games):
-            start = time.perf_counter()
-            game = new_game((2, 3, 4, 5)[i % 4], mode)
-            new_times.append(time.perf_counter() - start)
-            made.append(game)
-            # The table asks for the next game on the map it has just laid out.
-            start = time.perf_counter()
-            try:
-                next_game(game)
-            except NoHabitatLeft:
-                pass
-            next_times.append(time.perf_counter() - start)
-        rows.append(_report(f"new game, {mode}", new_times))
-        rows.append(_report(f"next game on a known map, {mode}", next_times))
-        cold_times = []
-        for game in made:
-            start = time.perf_counter()
-            # What loading a code costs on a server that has not seen its map (no cached plan).
-            MapPlan(game.mode, game.id.seed).game(GameId.from_code(game.code))
-            cold_times.append(time.perf_counter() - start)
-        rows.append(_report(f"load a code, map not cached, {mode}", cold_times))
-        game = new_game(5, mode, Stream("bench-play", mode))
-        stored = [move.to_json() for move in long_refereed_game(game, FOLD_MOVES)]
-        fold_times = []
-        for _ in range(games):
+    warm = Dealer(BENCH_KEY)
+    cold = Dealer(BENCH_KEY, background=False)
+    secret = secret_of(BENCH_KEY)
+    try:
+        for mode in (NORMAL, ADVANCED):
+            warm_times, next_times, made = [], [], []
+            for i in range(games):
+                while warm.pooled(mode) < warm.pool_size:
+                    time.sleep(0.001)
+                seconds, game = _timed(lambda: warm.new_game(PLAYER_CYCLE[i % len(PLAYER_CYCLE)], mode))
+                warm_times.append(seconds)
+                made.append(game)
+                # The table asks for the next game on the map it has just laid out.
+                try:
+                    next_times.append(_timed(lambda: warm.next(game))[0])
+                except NoHabitatLeft:
+                    pass
+            rows.append(_report(f"new game, warm pool, {mode}", warm_times))
+            rows.append(_report(f"next game on a known map, {mode}", next_times))
+            cold_times = [_timed(lambda: cold.new_game(PLAYER_CYCLE[i % 4], mode))[0] for i in range(games)]
+            rows.append(_report(f"new game, empty pool, {mode}", cold_times))
+            load_times = []
+            for game in made:
+                # What loading a code costs on a server that has not seen its map (no cached plan).
+                game_id = GameId.from_code(game.code)
+                load_times.append(_timed(lambda: MapPlan(game.mode, game.id.seed, secret).game(game_id))[0])
+            rows.append(_report(f"load a code, map not cached, {mode}", load_times))
+            game = new_game(5, mode, key=BENCH_KEY, entropy=Stream("bench-play", mode))
+            stored = [move.to_json() for move in long_refereed_game(game, FOLD_MOVES)]
             # What the site does on a request: read the stored moves and fold them from the lobby.
-            start = time.perf_counter()
-            PlayState.replay(game, [Move.from_json(data) for data in stored])
-            fold_times.append(time.perf_counter() - start)
-        rows.append(_report(f"fold a {FOLD_MOVES}-move refereed game, {mode}", fold_times))
+            fold_times = [_timed(lambda: PlayState.replay(game, [Move.from_json(data) for data in stored]))[0] for _ in range(games)]
+            rows.append(_report(f"fold a {FOLD_MOVES}-move refereed game, {mode}", fold_times))
+    finally:
+        warm.stop()
     return rows
 
 
@@ -84,3 +103,53 @@ def long_refereed_game(game: Game, count: int) -> list[Move]:
         state = state.apply(move)
         moves.append(move)
     return moves
+
+
+def run_puzzles(setups: int = 1000) -> list:
+    """Deal `setups` new games per mode and player count and print every distance to the official setups."""
+    dealt = []
+    for mode in (NORMAL, ADVANCED):
+        for players in PLAYER_CYCLE:
+            entropy = Stream("puzzles benchmark", mode, players)
+            dealt.extend(Setup.of_game(new_game(players, mode, key=BENCH_KEY, entropy=entropy)) for _ in range(setups))
+    rows = compare(dealt, load_official())
+    print(f"{setups} new games per mode and player count against the official setups (total variation distance)")
+    print(f"{'measure':<17} {'mode':<9} {'players':<8} {'distance':>8}   goal")
+    for row in rows:
+        goal = f"<= {row.goal:.2f}  {'met' if row.met else 'MISSED'}" if row.goal is not None else "(reported)"
+        print(f"{row.measure:<17} {row.mode:<9} {row.players:<8} {row.distance:8.3f}   {goal}", flush=True)
+    return rows
+
+
+def run_pages(requests: int = 300) -> list[dict]:
+    """Server time of the pages a game night leans on, in-process (no network): the host screen with 5 players
+    in Greek, a seat page, a refereed seat's live fragment, and the 304 answers of the panels' polls."""
+    import os
+    import tempfile
+
+    from .app import create_app
+    from .tokens import host_token, seat_token
+
+    os.environ.setdefault("COMPANION_INSTANCE_PATH", tempfile.mkdtemp(prefix="companion-bench-"))
+    app = create_app({"SECRET_KEY": "bench" * 8, "RATELIMIT_ENABLED": False, "PUBLIC_URL": "http://192.0.2.10:5000"})
+    client = app.test_client()
+    client.set_cookie("lang", "el")
+    boxed = app.extensions["dealer"].new_game(5, ADVANCED)
+    table = client.post("/api/tables", json={"players": 5, "advanced": True}).get_json()
+    with app.test_request_context():
+        host, seat = f"/h/{host_token(boxed.code)}", f"/s/{seat_token(boxed.code, 1)}"
+    refereed_seat = urlsplit(table["seats"][0]["url"]).path
+    etag = client.get(seat + "/table").headers["ETag"]
+    rows = []
+    for label, path, headers in (
+        ("host screen, 5 players, Greek", host, {}),
+        ("seat page, Greek", seat, {}),
+        ("refereed seat page, Greek", refereed_seat, {}),
+        ("table panel poll, 304", seat + "/table", {"If-None-Match": etag}),
+        ("refereed live fragment, changed", refereed_seat + "/live", {}),
+    ):
+        client.get(path, headers=headers)  # warm: templates compiled, QR codes drawn once
+        times = [_timed(lambda: client.get(path, headers=headers))[0] for _ in range(requests)]
+        rows.append(_report(label, times))
+    app.extensions["dealer"].stop()
+    return rows

@@ -48,8 +48,10 @@ def _parser() -> argparse.ArgumentParser:
     output_flags(following)
     following.set_defaults(run=_run_next)
 
-    bench = commands.add_parser("bench", help="time new games, next games and folding a long refereed game")
+    bench = commands.add_parser("bench", help="time new games, next games and folding a long refereed game; --puzzles: compare setups with official ones")
     bench.add_argument("--games", type=_positive, default=2000, help="games per mode (default 2000)")
+    bench.add_argument("--puzzles", action="store_true", help="measure how official the setups look instead")
+    bench.add_argument("--setups", type=_positive, default=1000, help="with --puzzles: per mode and player count")
     bench.set_defaults(run=_run_bench)
 
     load = commands.add_parser("load", help="simulate game-night traffic against the production server (loopback)")
@@ -95,8 +97,10 @@ def _run_next(args) -> int:
 
 
 def _run_bench(args) -> int:
-    from .bench import run_benchmark
+    from .bench import run_benchmark, run_puzzles
 
+    if args.puzzles:
+        return 0 if all(row.met for row in run_puzzles(args.setups)) else 1
     run_benchmark(args.games)
     return 0
 

@@ -1,4 +1,5 @@
-"""The database: only what a table decided (votes and unlocked steps); every game stays derived from its code.
+"""The database: only what a table decided (votes, unlocked steps, the moves of a refereed game); every game
+itself stays derived from its code.
 
 SQLite in the instance folder by default, PostgreSQL through DATABASE_URL. Tables are created on start.
 """
@@ -10,7 +11,7 @@ from datetime import datetime, timezone
 
 from flask import Flask
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import DateTime, ForeignKey, Integer, String, UniqueConstraint, event
+from sqlalchemy import DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -53,6 +54,27 @@ class Unlock(Base):
     code: Mapped[str] = mapped_column(ForeignKey("tables.code", ondelete="CASCADE"), primary_key=True)
     step: Mapped[str] = mapped_column(String(16), primary_key=True)
     unlocked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RefereedTable(Base):
+    """A game the site referees (PLAY.md): its moves are in `moves`; `next_code` is the game dealt after it."""
+
+    __tablename__ = "refereed_tables"
+    code: Mapped[str] = mapped_column(ForeignKey("tables.code", ondelete="CASCADE"), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    next_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
+
+
+class MoveRecord(Base):
+    """One move of a table's log. The unique (code, seq) means two racing moves cannot both be the next one."""
+
+    __tablename__ = "moves"
+    __table_args__ = (UniqueConstraint("code", "seq"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(ForeignKey("tables.code", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)  # 1, 2, 3... per table
+    data: Mapped[str] = mapped_column(Text)  # the move's JSON form
+    made_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 def database_url(app: Flask) -> str:

@@ -17,7 +17,7 @@ from html import escape
 from typing import Callable
 
 from .cryptid.board import Board
-from .cryptid.hexgrid import ALL_HEXES, COLS, HEX_COUNT, ROWS, hex_row_col
+from .cryptid.hexgrid import ALL_HEXES, COLS, HEX_COUNT, ROWS, hex_row_col, hexes_of
 from .cryptid.text import terrain_letter
 from .cryptid.tiles import ANIMALS, SLOT_COUNT, TILE_COLS, TILE_ROWS, slot_of, slot_origin
 
@@ -212,6 +212,7 @@ def board_svg(
     tile_words: tuple[str, str] | None = None,
     numbered: bool = False,
     css_class: str = "board",
+    overlay: str = "",
 ) -> str:
     """An accessible SVG of the board.
 
@@ -224,6 +225,7 @@ def board_svg(
     letters: terrain letters shown in each hex (default: English initials).
     tile_words: the words for (upright, turned) written on wide tabs; without them the tabs are narrow.
     numbered: write each structure's position in the board's structure list (1, 2, ...) on it.
+    overlay: SVG drawn on top of everything (e.g. the players' pieces from `piece_marks`).
     """
     letters = letters or {terrain: terrain_letter(terrain) for terrain in TERRAIN_CLASSES}
     regions = board.regions
@@ -275,12 +277,15 @@ def board_svg(
         x, y = hex_center(structure.hex)
         parts.append(_structure(x, y, structure.kind, structure.color, number if numbered else None))
     if habitat is not None:
-        # A veil over the whole board with a hole at the habitat, then a thick double ring around it.
+        # The board dimmed but for a hole at the habitat, then a thick magenta and white ring around it. Drawn
+        # with attributes rather than classes, so it looks the same on every page, whatever stylesheets it loads.
         x, y = hex_center(habitat)
-        at = f'x="{_n(x)}" y="{_n(y)}"'
+        at = f'x="{_n(x)}" y="{_n(y)}" fill="none"'
         parts.append(
-            f'<path class="veil" fill-rule="evenodd" d="{_BOARD_OUTLINE}M{_polygon(x, y, SIZE, 6, 0)}Z"/>'
-            f'<use href="#hx" class="habitat" {at}/><use href="#hx" class="habitat-inner" {at}/>'
+            f'<path class="dim" fill="#fffdf8" fill-opacity=".62" fill-rule="evenodd" '
+            f'd="{_BOARD_OUTLINE}M{_polygon(x, y, SIZE, 6, 0)}Z"/>'
+            f'<use href="#hx" class="habitat" {at} stroke="#e6007e" stroke-width="3.4"/>'
+            f'<use href="#hx" {at} stroke="#fff" stroke-width="1.2"/>'
         )
     labels = "".join(_tab(t.slot, t.tile, t.rotated, tile_words) for t in board.tiles)
     parts.append(labels if tile_words else f'<g class="tab-n">{labels}</g>')
@@ -292,5 +297,43 @@ def board_svg(
             f'<circle class="selected" r="7.4"{at}/>'
             '<g class="focus-ring"><use href="#hx" class="outer"/><use href="#hx" class="inner"/></g>'
         )
+    parts.append(overlay)
     parts.append("</svg>")
     return "".join(parts)
+
+
+# Where each seat's disc sits in a hex, as (dx, dy) from the centre: seat k always in the same place, so a
+# seat is known by its place as well as by its colour and number; the cube (one per hex at most) sits in the middle.
+_DISC_SPOTS = [(round(5.4 * math.sin(math.radians(72 * k)), 1), round(-5.4 * math.cos(math.radians(72 * k)), 1)) for k in range(5)]
+
+
+def piece_marks(discs: tuple[int, ...], cubes: tuple[int, ...], highlight: int | None = None) -> str:
+    """SVG for the players' pieces: per seat (1-based, in order) a mask of hexes with its disc and with its cube.
+    Each piece carries its seat's number and colour class (p1-p5, chosen by the page to stay apart for
+    colour-blind players). `highlight`: a hex whose pieces were just placed, ringed for the eye."""
+    parts = ['<g class="pieces" font-size="4">']
+    for seat, mask in enumerate(discs, 1):
+        dx, dy = _DISC_SPOTS[seat - 1]
+        for index in range(HEX_COUNT):
+            if mask >> index & 1:
+                x, y = hex_center(index)
+                parts.append(f'<g class="disc p{seat}"><circle cx="{_n(x + dx)}" cy="{_n(y + dy)}" r="2.9"/>'
+                             f'<text x="{_n(x + dx)}" y="{_n(y + dy + 1.3)}">{seat}</text></g>')
+    for seat, mask in enumerate(cubes, 1):
+        for index in range(HEX_COUNT):
+            if mask >> index & 1:
+                x, y = hex_center(index)
+                parts.append(f'<g class="cube p{seat}"><rect x="{_n(x - 3.1)}" y="{_n(y - 3.1)}" width="6.2" height="6.2" rx="0.6"/>'
+                             f'<text x="{_n(x)}" y="{_n(y + 1.3)}">{seat}</text></g>')
+    if highlight is not None:
+        x, y = hex_center(highlight)
+        parts.append(f'<circle class="last-move" cx="{_n(x)}" cy="{_n(y)}" r="8.6"/>')
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def shade_marks(mask: int) -> str:
+    """A veil over the hexes of `mask` (e.g. those a player's clue rules out), hidden until the page shows it."""
+    corner_points = " ".join(f"{_n(x)},{_n(y)}" for x, y in _CORNERS)
+    uses = "".join(f'<use href="#veil" x="{_n(hex_center(i)[0])}" y="{_n(hex_center(i)[1])}"/>' for i in hexes_of(mask))
+    return f'<g class="veil"><symbol id="veil" overflow="visible"><polygon points="{corner_points}"/></symbol>{uses}</g>'

@@ -9,22 +9,38 @@ from wtforms.validators import DataRequired, InputRequired, NumberRange, Validat
 
 from flask_babel import gettext, lazy_gettext as _l
 
-from .cryptid import GameCodeError, NoHabitatLeft, load_game
+from .cryptid import GameCodeError, NoHabitatLeft
+from .dealing import dealer
 from .cryptid.text import code_error_text, no_habitat_left_text
 
 PLAYER_CHOICES = [SelectChoice(2, _l("2 (variant: two clues each)")), SelectChoice(3, "3"), SelectChoice(4, "4"), SelectChoice(5, "5")]
 
 
+BOX, REFEREED = "box", "referee"
+
+
 class NewGameForm(FlaskForm):
     players = RadioField(_l("Players"), choices=PLAYER_CHOICES, coerce=int, default=4, validators=[InputRequired()])
     advanced = BooleanField(_l("Advanced mode"))
+    how = RadioField(
+        _l("How you play"),
+        choices=[SelectChoice(BOX, _l("Play with the box: players answer each other")), SelectChoice(REFEREED, _l("The app referees: play on phones"))],
+        default=BOX,
+        validate_choice=False,  # a form without the field (older pages, scripts) plays with the box
+    )
     submit = SubmitField(_l("Deal a new game"))
+
+    def validate_how(self, field) -> None:
+        if field.data not in (BOX, REFEREED, None, ""):
+            raise ValidationError(_l("Not a valid choice."))
+        if field.data == REFEREED and self.players.data == 2:
+            raise ValidationError(_l("The app referees games of 3 to 5 players: asking needs at least two other players."))
 
 
 def valid_game_code(form, field) -> None:
     """Accept a code only when it names a game; keep the parsed game for the view."""
     try:
-        field.game = load_game(field.data or "")
+        field.game = dealer().load(field.data or "")
     except GameCodeError as exc:
         raise ValidationError(code_error_text(exc.reason, exc.params, gettext)) from None
     except NoHabitatLeft as exc:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import qrcode
 from qrcode.image.svg import SvgPathImage
 
@@ -31,8 +33,12 @@ class RunLengthSvgPathImage(SvgPathImage):
         self._img.attrib.pop("height", None)
 
 
+@lru_cache(maxsize=2048)
 def qr_svg(data: str) -> str:
-    """An SVG QR code (error correction M, 2-module quiet zone) sized by CSS through its viewBox."""
+    """An SVG QR code (error correction M, 2-module quiet zone) sized by CSS through its viewBox.
+
+    A pure function of its text, remembered: a host screen that reloads or polls never draws its codes again
+    (about 4 ms each); 2,048 codes (a few hundred tables of seats and hosts) take about 10 MB."""
     code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=2, box_size=10,
                          image_factory=RunLengthSvgPathImage)
     code.add_data(data)

@@ -9,7 +9,6 @@ commit and its unlock's can never leave "3 of 3 want it" locked.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 import time
 from dataclasses import dataclass, field
@@ -37,6 +36,7 @@ class TableState:
     players: int
     votes: dict[str, frozenset[int]] = field(default_factory=dict)
     unlocked: frozenset[str] = frozenset()
+    stamp: str = "0"  # the table's last change (table_stamp), read before the rest
 
     @property
     def needed(self) -> int:
@@ -50,9 +50,8 @@ class TableState:
 
     @property
     def version(self) -> str:
-        """Changes whenever anything visible changes: the ETag of pages showing this state."""
-        text = repr((sorted((s, sorted(v)) for s, v in self.votes.items()), sorted(self.unlocked)))
-        return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+        """Changes whenever anything visible changes (every change touches the table): the panels' ETag."""
+        return self.stamp
 
 
 def _insert(model):
@@ -60,13 +59,23 @@ def _insert(model):
     return (postgresql_insert if dialect == "postgresql" else sqlite_insert)(model)
 
 
-def _touch(code: str) -> None:
+def touch(code: str) -> None:
+    """Mark the table as active now; live updates wake on this, the purge spares it."""
     now = utcnow()
     statement = _insert(TableRecord).values(code=code, last_activity=now)
     db.session.execute(statement.on_conflict_do_update(index_elements=["code"], set_={"last_activity": now}))
 
 
+def table_stamp(code: str) -> str:
+    """The time of the table's last change as a short text: one primary-key read, so a poll that finds
+    nothing new costs almost nothing."""
+    value = db.session.scalar(select(TableRecord.last_activity).where(TableRecord.code == code))
+    db.session.commit()
+    return "0" if value is None else format(int(value.timestamp() * 1_000_000), "x")
+
+
 def load_state(game: Game) -> TableState:
+    stamp = table_stamp(game.code)
     votes: dict[str, set[int]] = {}
     for step, seat in db.session.execute(select(Vote.step, Vote.seat).where(Vote.code == game.code)):
         votes.setdefault(step, set()).add(seat)
@@ -77,7 +86,7 @@ def load_state(game: Game) -> TableState:
     for step in STEPS:
         if len(votes.get(step, ())) >= needed and step_open(step, unlocked):
             unlocked.add(step)
-    return TableState(game.players, {s: frozenset(v) for s, v in votes.items()}, frozenset(unlocked))
+    return TableState(game.players, {s: frozenset(v) for s, v in votes.items()}, frozenset(unlocked), stamp)
 
 
 def _record_unlock(game: Game, step: str) -> None:
@@ -105,7 +114,7 @@ def cast_vote(game: Game, seat: int, step: str) -> TableState:
     state = _state_for(game, step)
     if step in state.unlocked:
         return state
-    _touch(game.code)
+    touch(game.code)
     db.session.execute(_insert(Vote).values(code=game.code, step=step, seat=seat).on_conflict_do_nothing())
     db.session.commit()
     _unlock_if_agreed(game, step)
@@ -117,7 +126,7 @@ def withdraw_vote(game: Game, seat: int, step: str) -> TableState:
     check_step(step)
     if step not in load_state(game).unlocked:
         db.session.execute(delete(Vote).where(Vote.code == game.code, Vote.step == step, Vote.seat == seat))
-        _touch(game.code)
+        touch(game.code)
         db.session.commit()
     return load_state(game)
 
@@ -127,7 +136,7 @@ def unlock(game: Game, step: str) -> TableState:
     state = _state_for(game, step)
     if step in state.unlocked:
         return state
-    _touch(game.code)
+    touch(game.code)
     _record_unlock(game, step)
     db.session.commit()
     return load_state(game)

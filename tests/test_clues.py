@@ -2,7 +2,7 @@ import pytest
 
 from companion.cryptid import CLUES, Board, Clue, clue_areas
 from companion.cryptid.clues import ClueError, clues_for_mode
-from companion.cryptid.text import clue_text
+from companion.cryptid.text import clue_text, within_note_text
 
 
 def test_clue_counts_per_mode():
@@ -29,7 +29,8 @@ def test_ids_are_unique_and_stable():
     "clue_id, text",
     [
         ("forest-or-swamp", "The habitat is on forest or swamp."),
-        ("not-forest-or-swamp", "The habitat is not on forest or swamp."),
+        ("not-forest-or-swamp", "The habitat is on neither forest nor swamp."),
+        ("not-within-1-animal", "The habitat is not within one space of any animal territory."),
         ("within-1-water", "The habitat is within one space of water."),
         ("within-1-animal", "The habitat is within one space of either animal territory."),
         ("within-2-standing-stone", "The habitat is within two spaces of a standing stone."),
@@ -73,3 +74,19 @@ def test_bad_clue_json_is_rejected(data):
 def test_unknown_id_is_rejected():
     with pytest.raises(ClueError, match="no clue has the id"):
         Clue.from_id("within-4-bear")
+
+
+@pytest.mark.parametrize(
+    "clue_id, words",
+    [
+        ("forest-or-swamp", None),
+        ("not-mountain-or-water", None),
+        ("within-1-water", "“Within one space” counts the hex itself"),
+        ("not-within-1-animal", "“Within one space” counts the hex itself"),
+        ("within-2-bear", "every hex up to two spaces away"),
+        ("not-within-3-black", "every hex up to three spaces away"),
+    ],
+)
+def test_clues_with_a_distance_have_a_note_on_what_within_counts(clue_id, words):
+    note = within_note_text(Clue.from_id(clue_id))
+    assert note == words if words is None else words in note

@@ -67,6 +67,9 @@ def test_every_swap_of_neighbours_is_a_typo(game_id):
         ("ZKM5C-QFE0D", "bad_characters", "“0” cannot appear"),
         ("ZKM5C-OFEID", "bad_characters", "“O”, “I” cannot appear"),
         ("ZKM5C-QFEVE", "typo", "typo"),
+        ("12345625037B0B3472", "map_code", "map code from the official Cryptid app"),
+        ("8c19ba73 105a8812 26813b", "map_code", "Type the 10-character game code"),
+        ("12345625037B0B34", "bad_characters", "“1”, “0” cannot appear"),
     ],
 )
 def test_bad_codes_say_what_is_wrong(code, reason, words):

@@ -1,4 +1,4 @@
-"""Codes handed out by generator version 1 must name the same game forever, down to the last field."""
+"""Codes handed out by each generator version must name the same game forever, down to the last field."""
 
 import json
 from pathlib import Path
@@ -7,15 +7,26 @@ import pytest
 
 from companion.cryptid import load_game
 
-GOLDEN = [json.loads(line) for line in (Path(__file__).parent / "data" / "golden.jsonl").read_text().splitlines()]
+DATA = Path(__file__).parent / "data"
+GOLDEN = [json.loads(line) for line in (DATA / "golden.jsonl").read_text().splitlines()]
+# Version-2 games depend on the server's key: these are pinned for this test key.
+GOLDEN_V2_KEY = b"golden test key"
+GOLDEN_V2 = [json.loads(line) for line in (DATA / "golden-v2.jsonl").read_text().splitlines()]
 
 
-def test_golden_set_covers_both_modes_every_player_count_and_later_games():
-    assert len(GOLDEN) >= 12
-    assert {(g["mode"], g["players"]) for g in GOLDEN} == {(m, p) for m in ("normal", "advanced") for p in (2, 3, 4, 5)}
-    assert any(g["game"] > 1 for g in GOLDEN)
+@pytest.mark.parametrize("golden", [GOLDEN, GOLDEN_V2], ids=["version 1", "version 2"])
+def test_golden_set_covers_both_modes_every_player_count_and_later_games(golden):
+    assert len(golden) >= 12
+    assert {(g["mode"], g["players"]) for g in golden} == {(m, p) for m in ("normal", "advanced") for p in (2, 3, 4, 5)}
+    assert any(g["game"] > 1 for g in golden)
 
 
 @pytest.mark.parametrize("expected", GOLDEN, ids=[g["code"] for g in GOLDEN])
-def test_code_gives_its_pinned_game(expected):
+def test_version_1_code_gives_its_pinned_game_whatever_the_key(expected):
     assert load_game(expected["code"]).to_json(reveal=True) == expected
+    assert load_game(expected["code"], key=GOLDEN_V2_KEY).to_json(reveal=True) == expected
+
+
+@pytest.mark.parametrize("expected", GOLDEN_V2, ids=[g["code"] for g in GOLDEN_V2])
+def test_version_2_code_gives_its_pinned_game_under_its_key(expected):
+    assert load_game(expected["code"], key=GOLDEN_V2_KEY).to_json(reveal=True) == expected

@@ -47,7 +47,7 @@ def test_new_game_redirects_to_its_setup_page(client, players, advanced):
     assert response.status_code == 303 and response.headers["Location"].startswith("/h/")
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     code = re.search(r'<span class="big-code"><span class="code"[^>]*>([^<]+)</span>', page).group(1)
-    game = load_game(code)
+    game = client.application.extensions["dealer"].load(code)
     assert game.players == players and game.mode == ("advanced" if advanced else "normal")
     assert f"{players} players" in page and len(seat_links(page)) == players
 
@@ -164,10 +164,13 @@ def test_next_game_keeps_the_board(client):
 
 
 def test_next_game_when_the_map_is_used_up_says_so(client):
-    game = new_game(3, "normal", Stream("used-up"))
+    from companion.dealing import clue_key
+
+    key = clue_key(client.application.config["SECRET_KEY"])
+    game = new_game(3, "normal", key=key, entropy=Stream("used-up"))
     while True:
         try:
-            game = next_game(game)
+            game = next_game(game, key=key)
         except NoHabitatLeft:
             break
     response = client.post(host(client, game.code) + "/next", data={"players": "3"})
@@ -471,7 +474,7 @@ def test_the_reveal_marks_the_habitat_and_shows_both_hints(client):
     assert f"the creature lives in row <strong>{row + 1}</strong>, column <strong>{col + 1}</strong> (" in page
     tile, _ = game.habitat_tile()
     assert "<h2>Stronger hint</h2>" in page and f"The habitat is on tile {tile}" in page
-    assert 'class="veil"' in page and 'class="habitat"' in page
+    assert 'class="dim"' in page and 'class="habitat"' in page
     seat_page = client.get(seats_of(client, CODE)[0]).get_data(as_text=True)
     assert re.search(r'<section class="step unlocked" id="step-reveal">\s*<h3>The habitat</h3>', seat_page)
 

@@ -4,9 +4,10 @@ from .board import ABANDONED_SHACK, ADVANCED, NORMAL, STANDING_STONE, Board, Map
 from .clues import CLUES, Clue, clue_areas
 from .codes import GameCodeError, GameId
 from .generator import VERSION, Game, NoHabitatLeft, load_game, new_game, next_game
+from .dealer import Dealer
 
 __all__ = [
     "ABANDONED_SHACK", "ADVANCED", "NORMAL", "STANDING_STONE", "Board", "MapCodeError", "Structure",
     "TilePlacement", "CLUES", "Clue", "clue_areas", "GameCodeError", "GameId", "VERSION", "Game",
-    "NoHabitatLeft", "load_game", "new_game", "next_game",
+    "NoHabitatLeft", "load_game", "new_game", "next_game", "Dealer",
 ]

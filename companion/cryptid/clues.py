@@ -17,13 +17,17 @@ from .tiles import ANIMALS, TERRAINS
 TERRAIN_PAIR = "terrain_pair"
 WITHIN = "within"
 
-# Clue families, used for the official-like mix and in hint categories.
+# Clue families, used for the official-like mix and in hint categories: what a clue is about, negated or not.
 FAMILY_TERRAIN_PAIR = "terrain_pair"
 FAMILY_NEAR_TERRAIN = "within_1_terrain"
 FAMILY_NEAR_ANIMAL = "within_1_animal"
-FAMILY_WITHIN_2 = "within_2"
-FAMILY_WITHIN_3 = "within_3"
-FAMILIES = (FAMILY_TERRAIN_PAIR, FAMILY_NEAR_TERRAIN, FAMILY_NEAR_ANIMAL, FAMILY_WITHIN_2, FAMILY_WITHIN_3)
+FAMILY_NEAR_STRUCTURE_KIND = "within_2_structure"
+FAMILY_NEAR_BEAR_OR_COUGAR = "within_2_animal"
+FAMILY_NEAR_COLOR = "within_3"
+FAMILIES = (
+    FAMILY_TERRAIN_PAIR, FAMILY_NEAR_TERRAIN, FAMILY_NEAR_ANIMAL, FAMILY_NEAR_STRUCTURE_KIND,
+    FAMILY_NEAR_BEAR_OR_COUGAR, FAMILY_NEAR_COLOR,
+)
 
 _WITHIN_TARGETS = (
     [(t, 1) for t in TERRAINS]
@@ -67,7 +71,9 @@ class Clue:
             return FAMILY_TERRAIN_PAIR
         if self.distance == 1:
             return FAMILY_NEAR_ANIMAL if self.target == "animal" else FAMILY_NEAR_TERRAIN
-        return FAMILY_WITHIN_2 if self.distance == 2 else FAMILY_WITHIN_3
+        if self.distance == 2:
+            return FAMILY_NEAR_BEAR_OR_COUGAR if self.target in ANIMALS else FAMILY_NEAR_STRUCTURE_KIND
+        return FAMILY_NEAR_COLOR
 
     @property
     def terrains_mentioned(self) -> tuple[str, ...]:

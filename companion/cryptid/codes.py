@@ -8,13 +8,14 @@ every swap of two characters, since 31 is prime and larger than every position d
 The payload packs, from the least significant end: generator version (16), mode and player count (8),
 game number on the map (64) and map seed (the rest), then passes through a fixed affine scramble so that
 neighbouring games do not get look-alike codes. Only the version field is read before the version is known.
+An official site's map code typed by mistake is recognised and reported as what it is.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .board import MODES
+from .board import MODES, Board, MapCodeError
 from .text import code_error_text
 
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -86,6 +87,8 @@ class GameId:
         text = normalize_code(code)
         if not text:
             raise GameCodeError("empty", example=EXAMPLE_CODE)
+        if _is_map_code(text):
+            raise GameCodeError("map_code", example=EXAMPLE_CODE)
         bad = sorted({ch for ch in text if ch not in _VALUE}, key=text.index)
         if bad:
             shown = ", ".join(f"“{ch}”" for ch in bad)
@@ -113,6 +116,15 @@ class GameId:
 def normalize_code(code: str) -> str:
     """Upper-case a typed code and drop spaces and dashes (any dash-like character)."""
     return "".join(ch for ch in code.upper() if not (ch.isspace() or ch in "-‐‑‒–—―_."))
+
+
+def _is_map_code(text: str) -> bool:
+    """Whether a typed text is an official site's map code (RULES.md section 6), which people confuse with codes."""
+    try:
+        Board.from_map_code(text)
+    except MapCodeError:
+        return False
+    return True
 
 
 def _check_value(payload: list[int]) -> int:

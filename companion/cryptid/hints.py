@@ -17,9 +17,9 @@ BROAD_CATEGORIES = (NO_WITHIN_1, NO_WITHIN_2, NO_WITHIN_3, NO_TERRAIN_PAIR, NO_T
 TERRAIN_CATEGORIES = tuple(f"no_{terrain}" for terrain in TERRAINS)
 HINT_CATEGORIES = BROAD_CATEGORIES + (NO_ANIMAL,) + TERRAIN_CATEGORIES
 
-# Relative draw weights, after the official site: broad categories about 3x a uniform pick, single terrains
-# about 4x less and the animal hint about 7x less (RULES.md section 5.7).
-HINT_WEIGHTS = {category: 24 for category in BROAD_CATEGORIES} | {NO_ANIMAL: 1} | {
+# Relative draw weights of generator version 1, after the official site: broad categories about 3x a uniform
+# pick, single terrains about 4x less and the animal hint about 7x less (RULES.md section 5.7).
+V1_HINT_WEIGHTS = {category: 24 for category in BROAD_CATEGORIES} | {NO_ANIMAL: 1} | {
     category: 2 for category in TERRAIN_CATEGORIES
 }
 

@@ -76,22 +76,22 @@ CLUE_TEXTS = {
     "within-3-green": N_("The habitat is within three spaces of a green structure."),
     "within-3-blue": N_("The habitat is within three spaces of a blue structure."),
     "within-3-black": N_("The habitat is within three spaces of a black structure."),
-    "not-forest-or-desert": N_("The habitat is not on forest or desert."),
-    "not-forest-or-swamp": N_("The habitat is not on forest or swamp."),
-    "not-forest-or-mountain": N_("The habitat is not on forest or mountain."),
-    "not-forest-or-water": N_("The habitat is not on forest or water."),
-    "not-desert-or-swamp": N_("The habitat is not on desert or swamp."),
-    "not-desert-or-mountain": N_("The habitat is not on desert or mountain."),
-    "not-desert-or-water": N_("The habitat is not on desert or water."),
-    "not-swamp-or-mountain": N_("The habitat is not on swamp or mountain."),
-    "not-swamp-or-water": N_("The habitat is not on swamp or water."),
-    "not-mountain-or-water": N_("The habitat is not on mountain or water."),
+    "not-forest-or-desert": N_("The habitat is on neither forest nor desert."),
+    "not-forest-or-swamp": N_("The habitat is on neither forest nor swamp."),
+    "not-forest-or-mountain": N_("The habitat is on neither forest nor mountain."),
+    "not-forest-or-water": N_("The habitat is on neither forest nor water."),
+    "not-desert-or-swamp": N_("The habitat is on neither desert nor swamp."),
+    "not-desert-or-mountain": N_("The habitat is on neither desert nor mountain."),
+    "not-desert-or-water": N_("The habitat is on neither desert nor water."),
+    "not-swamp-or-mountain": N_("The habitat is on neither swamp nor mountain."),
+    "not-swamp-or-water": N_("The habitat is on neither swamp nor water."),
+    "not-mountain-or-water": N_("The habitat is on neither mountain nor water."),
     "not-within-1-forest": N_("The habitat is not within one space of forest."),
     "not-within-1-desert": N_("The habitat is not within one space of desert."),
     "not-within-1-swamp": N_("The habitat is not within one space of swamp."),
     "not-within-1-mountain": N_("The habitat is not within one space of mountain."),
     "not-within-1-water": N_("The habitat is not within one space of water."),
-    "not-within-1-animal": N_("The habitat is not within one space of either animal territory."),
+    "not-within-1-animal": N_("The habitat is not within one space of any animal territory."),
     "not-within-2-standing-stone": N_("The habitat is not within two spaces of a standing stone."),
     "not-within-2-abandoned-shack": N_("The habitat is not within two spaces of an abandoned shack."),
     "not-within-2-bear": N_("The habitat is not within two spaces of bear territory."),
@@ -129,6 +129,17 @@ CODE_ERRORS = {
         "This code comes from a newer version of the companion (generator {version}). Update the app to load it."
     ),
     "no_such_game": N_("This map has no game {number}: its last game is game {available}. Start a new map."),
+    "map_code": N_(
+        "This is a map code from the official Cryptid app, not a game code. Type the 10-character game code from a"
+        " setup screen of this companion, like {example}, or start a new game."
+    ),
+}
+
+# What "within N spaces" counts, shown beside a clue that has a distance: the hex itself is at distance 0.
+WITHIN_NOTES = {
+    1: N_("“Within one space” counts the hex itself as well as its neighbours."),
+    2: N_("“Within two spaces” counts the hex itself as well as every hex up to two spaces away."),
+    3: N_("“Within three spaces” counts the hex itself as well as every hex up to three spaces away."),
 }
 
 NO_HABITAT_LEFT = N_(
@@ -145,6 +156,11 @@ TILE_HINT = N_("The habitat is on tile {tile} ({slot}).")
 def clue_text(clue, gettext: Translate = untranslated) -> str:
     """The sentence a player reads: 'The habitat is (not) ...'."""
     return gettext(CLUE_TEXTS[clue.id])
+
+
+def within_note_text(clue, gettext: Translate = untranslated) -> str | None:
+    """What "within N spaces" counts, for a clue with a distance (negated or not); None for a terrain pair."""
+    return gettext(WITHIN_NOTES[clue.distance]) if clue.distance else None
 
 
 def hint_text(category: str, gettext: Translate = untranslated) -> str:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import current_app, jsonify, render_template, request, url_for
+from flask import abort, current_app, jsonify, render_template, request, url_for
 from flask_babel import gettext
 
 from ..diagram import board_svg
 from ..errors import wants_json
 from ..forms import LoadCodeForm
-from ..cryptid import Game, GameCodeError, load_game, next_game
+from ..cryptid import Game, GameCodeError
+from ..dealing import dealer
 from ..cryptid.hexgrid import hex_row_col
 from ..cryptid.text import (
     TERRAIN_NAMES,
@@ -25,7 +26,7 @@ from ..cryptid.text import (
 )
 from ..cryptid.tiles import TERRAINS
 from ..network import is_local_host, lan_address, machine_names, phone_base_url
-from ..tokens import seat_token
+from ..tokens import read_host_token, read_seat_token, seat_token
 
 
 class GameNotFound(Exception):
@@ -39,14 +40,31 @@ class GameNotFound(Exception):
 
 def game_or_404(code: str) -> Game:
     try:
-        return load_game(code)
+        return dealer().load(code)
     except GameCodeError as exc:
         raise GameNotFound(code, code_error_text(exc.reason, exc.params, gettext)) from None
 
 
+def seat_game(token: str) -> tuple[Game, int]:
+    """The game and seat a seat token names; 404 for anything not signed by this server."""
+    found = read_seat_token(token)
+    if found is None:
+        abort(404)
+    code, seat = found
+    return game_or_404(code), seat
+
+
+def host_game(token: str) -> Game:
+    """The game a host token names; 404 for anything not signed by this server."""
+    code = read_host_token(token)
+    if code is None:
+        abort(404)
+    return game_or_404(code)
+
+
 def next_game_for(game: Game, players: int | None = None) -> Game:
     """The next game on the same map; raises NoHabitatLeft when the map has no unused habitat."""
-    return next_game(game, players)
+    return dealer().next(game, players)
 
 
 def reveal_context(game: Game) -> dict:

@@ -11,6 +11,8 @@ from ..cryptid.table import REVEAL
 from ..errors import error_response
 from ..cryptid.text import no_habitat_left_text
 from ..table_state import load_state
+from ..play_state import is_refereed
+from . import play
 from .common import GameNotFound, board_context, game_or_404, next_game_for, render_game_not_found, reveal_context
 from .table import latest_unlocked, panel_response, render_panel
 
@@ -30,6 +32,8 @@ def setup(code: str):
     game = game_or_404(code)
     if code != game.code:
         return redirect(url_for("games.setup", code=game.code), 301)
+    if is_refereed(game):
+        return play.public_page(game, public_panel(game))
     state = load_state(game)
     return render_template(
         "game/setup.html", game=game, host=None, **board_context(game), panel=public_panel(game, state),
@@ -47,8 +51,7 @@ def print_view(code: str):
 def table(code: str):
     """The table panel alone, for the page's script to poll (304 while nothing changed)."""
     game = game_or_404(code)
-    state = load_state(game)
-    return panel_response(lambda: public_panel(game, state), state, None)
+    return panel_response(game, lambda state: public_panel(game, state), None)
 
 
 @bp.get("/<code>/reveal")

@@ -5,8 +5,10 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from ..limits import limiter, new_games_limit
-from ..forms import LoadCodeForm, NewGameForm
-from ..cryptid import ADVANCED, NORMAL, new_game
+from ..forms import REFEREED, LoadCodeForm, NewGameForm
+from ..play_state import create_refereed
+from ..cryptid import ADVANCED, NORMAL
+from ..dealing import dealer
 from .host import host_url
 
 bp = Blueprint("home", __name__)
@@ -23,7 +25,9 @@ def create():
     form = NewGameForm()
     if not form.validate_on_submit():
         return render_template("home.html", new_form=form, load_form=LoadCodeForm()), 400
-    game = new_game(form.players.data, ADVANCED if form.advanced.data else NORMAL)
+    game = dealer().new_game(form.players.data, ADVANCED if form.advanced.data else NORMAL)
+    if form.how.data == REFEREED:
+        create_refereed(game)
     return redirect(host_url(game.code), 303)
 
 

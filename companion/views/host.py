@@ -6,7 +6,7 @@ The host link is a signed token like the seat links; its pages are never cached 
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, url_for
+from flask import Blueprint, redirect, render_template, url_for
 from flask_babel import gettext
 
 from ..limits import actions_limit, limiter, new_games_limit
@@ -17,8 +17,11 @@ from ..forms import AgreeForm, NextGameForm, ShowClueForm
 from ..qr import qr_svg
 from ..security import mark_private
 from ..table_state import StepNotOpen, TableState, load_state, unlock
-from ..tokens import host_token, read_host_token
-from .common import board_context, game_or_404, next_game_for, phone_base, reveal_context, seat_url
+from ..tokens import host_token
+from ..errors import error_response
+from ..play_state import create_refereed, is_refereed, settle_reveal
+from . import play
+from .common import host_game, board_context, next_game_for, phone_base, reveal_context, seat_url
 from .table import after_action, latest_unlocked, panel_response, render_panel, step_error, wants_fragment
 
 bp = Blueprint("host", __name__, url_prefix="/h")
@@ -28,14 +31,6 @@ bp = Blueprint("host", __name__, url_prefix="/h")
 def _private(endpoint, values) -> None:
     # Every host page carries the host token in its URL: never cache it, never send it on as a Referer.
     mark_private()
-
-
-def host_game(token: str) -> Game:
-    """The game a host token names; 404 for anything not signed by this server."""
-    code = read_host_token(token)
-    if code is None:
-        abort(404)
-    return game_or_404(code)
 
 
 def host_url(code: str, **values) -> str:
@@ -80,7 +75,10 @@ def _screen(game: Game, status: int = 200, **forms):
 
 @bp.get("/<token>")
 def screen(token: str):
-    return _screen(host_game(token))
+    game = host_game(token)
+    if is_refereed(game):
+        return play.host_page(token, game, host_panel(game))
+    return _screen(game)
 
 
 @bp.get("/<token>/print")
@@ -93,8 +91,7 @@ def print_view(token: str):
 def table(token: str):
     """The host's table panel alone, for the page's script to poll (304 while nothing changed)."""
     game = host_game(token)
-    state = load_state(game)
-    return panel_response(lambda: host_panel(game, state), state, None)
+    return panel_response(game, lambda state: host_panel(game, state), None)
 
 
 @bp.post("/<token>/unlock/<step>")
@@ -110,6 +107,8 @@ def unlock_step(token: str, step: str):
         state = unlock(game, step)
     except (UnknownStep, StepNotOpen) as exc:
         return step_error(exc)
+    if step == REVEAL:
+        settle_reveal(game)
     if step == REVEAL and not wants_fragment():
         return redirect(url_for("host.reveal", token=token), 303)
     return after_action(lambda: host_panel(game, state), host_url(game.code))
@@ -131,10 +130,17 @@ def next_one(token: str):
     form = NextGameForm()
     if not form.validate_on_submit():
         return _screen(game, 400, next_form=form)
+    refereed = is_refereed(game)
+    if refereed and form.players.data == 2:
+        return error_response(400, gettext("The app referees games of 3 to 5 players: asking needs at least two other players."))
     try:
         following = next_game_for(game, form.players.data)
     except NoHabitatLeft as exc:
+        if refereed:
+            return error_response(409, no_habitat_left_text(exc.used, gettext))
         return _screen(game, 409, next_form=form, next_error=no_habitat_left_text(exc.used, gettext))
+    if refereed:
+        create_refereed(following, previous=game)
     return redirect(host_url(following.code), 303)
 
 

@@ -2,31 +2,23 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, request, url_for
+from flask import Blueprint, render_template, request, url_for
 from flask_babel import gettext
 
 from ..limits import actions_limit, limiter
 from ..diagram import board_svg
 from ..cryptid import Game
 from ..cryptid.hexgrid import HEX_COUNT, hex_row_col
-from ..cryptid.table import UnknownStep
+from ..cryptid.table import REVEAL, UnknownStep
 from ..cryptid.text import HEX_LABEL, clue_text, seat_name
 from ..security import mark_private
 from ..table_state import StepNotOpen, TableState, cast_vote, load_state, withdraw_vote
-from ..tokens import read_seat_token
-from .common import game_or_404, hex_name, map_letters
+from ..play_state import is_refereed, settle_reveal
+from . import play
+from .common import seat_game, hex_name, map_letters
 from .table import after_action, latest_unlocked, panel_response, render_panel, step_error
 
 bp = Blueprint("seats", __name__, url_prefix="/s")
-
-
-def seat_game(token: str) -> tuple[Game, int]:
-    """The game and seat a token names; 404 for anything not signed by this server."""
-    found = read_seat_token(token)
-    if found is None:
-        abort(404)
-    code, seat = found
-    return game_or_404(code), seat
 
 
 def _checked_hex() -> int | None:
@@ -59,6 +51,8 @@ def seat_panel(token: str, game: Game, seat: int, state: TableState | None = Non
 def seat(token: str):
     game, seat_number = seat_game(token)
     mark_private()
+    if is_refereed(game):
+        return play.seat_page(token, game, seat_number, seat_panel(token, game, seat_number))
     allowed = game.allowed(seat_number)
     state = load_state(game)
     checked = _checked_hex()
@@ -94,8 +88,7 @@ def table(token: str):
     """The table panel alone, for the page's script to poll (304 while nothing changed)."""
     game, seat_number = seat_game(token)
     mark_private()
-    state = load_state(game)
-    return panel_response(lambda: seat_panel(token, game, seat_number, state), state, seat_number)
+    return panel_response(game, lambda state: seat_panel(token, game, seat_number, state), seat_number)
 
 
 @bp.post("/<token>/votes/<step>")
@@ -117,4 +110,6 @@ def _change_vote(token: str, step: str, change):
         state = change(game, seat_number, step)
     except (UnknownStep, StepNotOpen) as exc:
         return step_error(exc)
+    if REVEAL in state.unlocked:
+        settle_reveal(game)
     return after_action(lambda: seat_panel(token, game, seat_number, state), url_for("seats.seat", token=token))

@@ -15,7 +15,7 @@ from ..errors import error_response
 from ..cryptid import Game
 from ..cryptid.table import HINT, REVEAL, STEPS, TILE_HINT, UnknownStep
 from ..cryptid.text import hint_text, seat_name, tile_hint_text
-from ..table_state import StepNotOpen, TableState
+from ..table_state import StepNotOpen, TableState, load_state, table_stamp
 from .common import hex_name
 
 PANEL_TEMPLATE = "game/_table.html"
@@ -77,13 +77,15 @@ def panel_etag(state: TableState, seat: int | None) -> str:
     return f"{state.version}-{seat or 0}"
 
 
-def panel_response(render, state: TableState, seat: int | None):
-    """The fragment `render()` makes, or 304 without rendering anything while nothing changed."""
-    etag = panel_etag(state, seat)
+def panel_response(game: Game, render, seat: int | None):
+    """The fragment `render(state)` makes, or 304 after one read of the table's stamp while nothing changed."""
+    etag = f"{table_stamp(game.code)}-{seat or 0}"
     if request.if_none_match.contains(etag):
         response = make_response("", 304)
     else:
-        response = make_response(render())
+        state = load_state(game)
+        etag = panel_etag(state, seat)
+        response = make_response(render(state))
     response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache"
     return response

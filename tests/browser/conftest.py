@@ -10,6 +10,7 @@ import pytest
 import waitress
 
 from companion.app import create_app
+from companion.dealing import dealer
 from companion.tokens import host_token
 
 CHROMIUM_ARGS = [
@@ -51,10 +52,22 @@ def host_of(live_app, live_server):
 
 
 @pytest.fixture(scope="session")
+def served_game(live_app):
+    """A game as the live server computes it: its clues come from the server's own key."""
+
+    def game(code: str):
+        with live_app.app_context():
+            return dealer().load(code)
+
+    return game
+
+
+@pytest.fixture(scope="session")
 def live_server(live_app):
     """The production server on a free loopback port; QR codes point at it."""
     app = live_app
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=4)
+    # Every live page holds a waiting request (long poll), so allow plenty of threads.
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=48)
     url = f"http://127.0.0.1:{server.effective_port}"
     app.config["PUBLIC_URL"] = url
     thread = threading.Thread(target=server.run, daemon=True)

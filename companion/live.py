@@ -1,0 +1,112 @@
+"""Live updates across any number of server processes, with nothing shared but the database.
+
+A page that wants to hear about changes long-polls: its request waits (up to WAIT_SECONDS) until what it shows
+is out of date, then answers at once. Every change to a table touches `tables.last_activity` in the same
+transaction, so one watcher thread per process reads that column for all the tables someone waits on, a few
+times a second, and wakes exactly those requests. One small query per tick, however many phones wait, and it
+works the same on SQLite and PostgreSQL, behind any proxy that passes a plain HTTP request.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from contextlib import contextmanager
+from typing import Callable
+
+from flask import Flask, current_app
+from sqlalchemy import select
+
+from .db import TableRecord, db
+
+WAIT_SECONDS = 25.0  # under common proxy read timeouts (nginx: 60 s), so a waiting phone never looks dead
+TICK_SECONDS = 0.15
+
+
+class Watcher:
+    """Wakes the requests waiting on a table when its last_activity changes (any process may change it)."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.condition = threading.Condition()
+        self.waiting: dict[str, int] = {}  # code -> requests waiting on it
+        self.stamps: dict[str, object] = {}
+        self.thread: threading.Thread | None = None
+
+    @contextmanager
+    def watching(self, code: str):
+        """Have the watcher read the table `code` while the block runs."""
+        with self.condition:
+            self._ensure_running()
+            self.waiting[code] = self.waiting.get(code, 0) + 1
+        try:
+            yield
+        finally:
+            with self.condition:
+                self.waiting[code] -= 1
+                if not self.waiting[code]:
+                    del self.waiting[code]
+
+    def stamp(self, code: str) -> object:
+        """The table's last change as the watcher last read it (None before its first read)."""
+        with self.condition:
+            return self.stamps.get(code)
+
+    def wait(self, code: str, stamp: object, seconds: float) -> None:
+        """Block until the watcher reads a stamp other than `stamp` for `code`, or `seconds` pass."""
+        with self.condition:
+            self.condition.wait_for(lambda: self.stamps.get(code) != stamp, timeout=seconds)
+
+    def _ensure_running(self) -> None:
+        # Started by the first waiter, so each worker process (after a fork) runs its own.
+        if self.thread is None or not self.thread.is_alive():
+            self.thread = threading.Thread(target=self._run, name="live-watcher", daemon=True)
+            self.thread.start()
+
+    def _run(self) -> None:
+        with self.app.app_context():
+            while True:
+                time.sleep(TICK_SECONDS)
+                with self.condition:
+                    codes = list(self.waiting)
+                if not codes:
+                    continue
+                try:
+                    rows = dict(db.session.execute(select(TableRecord.code, TableRecord.last_activity).where(TableRecord.code.in_(codes))).all())
+                    db.session.commit()
+                except Exception:  # a database hiccup: waiters time out and retry; keep watching
+                    db.session.rollback()
+                    self.app.logger.exception("live-update watcher could not read the database")
+                    continue
+                with self.condition:
+                    changed = False
+                    for code in codes:
+                        stamp = rows.get(code, "absent")
+                        if self.stamps.get(code) != stamp:
+                            changed = True
+                            self.stamps[code] = stamp
+                    for code in [c for c in self.stamps if c not in self.waiting]:
+                        del self.stamps[code]
+                    if changed:
+                        self.condition.notify_all()
+
+
+def wait_for_change(code: str, known: str | None, current: Callable[[], str], seconds: float = WAIT_SECONDS) -> str:
+    """Long poll: the current version of what the caller shows, as soon as it differs from `known` (or after
+    `seconds`, unchanged). `current()` reads it from the database; it runs once, then after each wake-up."""
+    deadline = time.monotonic() + seconds
+    watcher: Watcher = current_app.extensions["live_watcher"]
+    with watcher.watching(code):
+        while True:
+            # The stamp is read before the state: a change after the read moves the stamp and ends the wait.
+            stamp = watcher.stamp(code)
+            version = current()
+            left = deadline - time.monotonic()
+            if version != known or left <= 0:
+                return version
+            watcher.wait(code, stamp, left)
+
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["live_watcher"] = Watcher(app)

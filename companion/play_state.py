@@ -1,0 +1,104 @@
+"""Refereed games in the database: each game's moves are rows (code, seq) and its state is their fold.
+
+A move is checked against the state folded from the log, then inserted as row seq = version + 1 under a unique
+(code, seq) constraint, in the same transaction that touches the table (which wakes live updates). Two moves
+racing for the same place, from two phones or two server processes, cannot both land: the loser's insert
+fails, nothing of it is kept, and it is told the state moved on (Conflict). Restarting loses nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+
+from .cryptid import Game
+from .cryptid.play import IllegalMove, Move, PlayState, Reveal, Start, OVER
+from .db import MoveRecord, RefereedTable, db
+from .table_state import PURGED_WITH_TABLE, touch
+
+
+class Conflict(Exception):
+    """Another move took this move's place first; `state` is the game as it is now."""
+
+    def __init__(self, state: PlayState) -> None:
+        super().__init__("another move came first")
+        self.state = state
+
+
+def is_refereed(game: Game) -> bool:
+    found = db.session.get(RefereedTable, game.code) is not None
+    db.session.commit()
+    return found
+
+
+def next_refereed_code(game: Game) -> str | None:
+    """The game the host dealt after this one, if any (phones at the end offer to follow it)."""
+    record = db.session.get(RefereedTable, game.code)
+    db.session.commit()
+    return record.next_code if record else None
+
+
+def create_refereed(game: Game, start: bool = False, previous: Game | None = None) -> PlayState:
+    """Make `game` a refereed table (idempotent); with start, draw the first player and begin at once."""
+    touch(game.code)
+    if db.session.get(RefereedTable, game.code) is None:
+        db.session.add(RefereedTable(code=game.code))
+    if previous is not None:
+        db.session.execute(update(RefereedTable).where(RefereedTable.code == previous.code).values(next_code=game.code))
+    try:
+        db.session.commit()
+    except IntegrityError:  # created by a racing request: the same table
+        db.session.rollback()
+    state = load_play(game)
+    if start and state.version == 0:
+        state = submit(game, draw_first(game))
+    return state
+
+
+def draw_first(game: Game) -> Start:
+    """The first player, drawn at random when the game starts (PLAY.md section 1)."""
+    return Start(secrets.randbelow(game.players) + 1)
+
+
+def load_moves(game: Game) -> list[Move]:
+    rows = db.session.scalars(select(MoveRecord.data).where(MoveRecord.code == game.code).order_by(MoveRecord.seq)).all()
+    db.session.commit()  # end the read transaction: the next read sees newer commits
+    return [Move.from_json(json.loads(row)) for row in rows]
+
+
+def load_play(game: Game) -> PlayState:
+    return PlayState.replay(game, load_moves(game))
+
+
+def submit(game: Game, move: Move, version: int | None = None) -> PlayState:
+    """Apply one move: IllegalMove when the rules (or a stale `version`) forbid it, Conflict when another move
+    took its place first; either way nothing changes. Returns the new state."""
+    state = load_play(game)
+    state.check_version(version)
+    following = state.apply(move)
+    touch(game.code)
+    db.session.add(MoveRecord(code=game.code, seq=following.version, data=json.dumps(move.to_json())))
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict(load_play(game)) from None
+    return following
+
+
+def settle_reveal(game: Game) -> None:
+    """The table agreed to the reveal: a refereed game still running ends with no winner."""
+    if not is_refereed(game):
+        return
+    state = load_play(game)
+    if state.phase != OVER:
+        try:
+            submit(game, Reveal(), state.version)
+        except (IllegalMove, Conflict):
+            settle_reveal(game)  # a move came first: try again on the new state
+
+
+PURGED_WITH_TABLE.extend([MoveRecord, RefereedTable])

@@ -1,0 +1,85 @@
+// Refereed play: live updates and moves without reloads; the pages work without this file.
+"use strict";
+
+// Refereed play: the live fragment (#play) long-polls its own URL; the server answers when the game moved on.
+// Taps on hexes and move buttons fetch the next fragment instead of reloading; forms inside it post by fetch.
+function swapPlay(html) {
+  const holder = document.createElement("template");
+  holder.innerHTML = html.trim();
+  const fresh = holder.content.querySelector("#play");
+  const current = document.getElementById("play");
+  if (!fresh || !current) return;
+  const wasMyTurn = current.hasAttribute("data-your-turn");
+  current.replaceWith(fresh);
+  const myTurn = fresh.hasAttribute("data-your-turn");
+  document.title = (myTurn ? "● " : "") + document.title.replace(/^● /, "");
+  if (myTurn && !wasMyTurn) {
+    if (navigator.vibrate) navigator.vibrate(200);
+    const banner = fresh.querySelector(".turn-banner");
+    if (banner) banner.scrollIntoView({ block: "nearest" });
+  }
+}
+
+async function followPlay() {
+  // One waiting request at a time; on errors (offline, asleep) wait a little and ask again with the version.
+  for (;;) {
+    const play = document.getElementById("play");
+    if (!play) return;
+    try {
+      const response = await fetch(play.dataset.live, {
+        cache: "no-store",
+        headers: { "If-None-Match": `"${play.dataset.etag}"` },
+      });
+      if (response.status === 200) swapPlay(await response.text());
+      else if (response.status !== 304) await new Promise((r) => setTimeout(r, 3000));
+    } catch (error) {
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
+}
+
+async function loadPlay(url, push) {
+  const play = document.getElementById("play");
+  const target = new URL(url, location.href);
+  const live = new URL(play.dataset.live, location.href);
+  live.search = target.search;
+  const response = await fetch(live, { cache: "no-store" });
+  if (!response.ok) { location.href = url; return; }
+  swapPlay(await response.text());
+  if (push) history.replaceState(null, "", target);
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  if (!document.getElementById("play")) return;
+  followPlay();
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest("#play a[data-frag], #play svg a");
+    if (!link) return;
+    event.preventDefault();
+    loadPlay(link.getAttribute("href"), true);
+  });
+  document.addEventListener("submit", async (event) => {
+    const form = event.target;
+    if (!form.matches("#play form[data-live]")) return;
+    event.preventDefault();
+    // getAttribute: the forms have a field named "action", which hides the form's own action property.
+    const response = await fetch(form.getAttribute("action"), {
+      method: "POST", body: new FormData(form), headers: { "X-Requested-With": "fetch" },
+    });
+    if (response.ok) {
+      swapPlay(await response.text());
+      history.replaceState(null, "", location.pathname);
+    } else {
+      // The server's page says why (not your turn, the game moved on): show it in place of the choices.
+      const act = document.getElementById("act");
+      const text = (await response.text()).match(/role="alert">([^<]*)</);
+      if (act && text) {
+        const note = document.createElement("p");
+        note.className = "error";
+        note.setAttribute("role", "alert");
+        note.textContent = text[1];
+        act.append(note);
+      }
+    }
+  });
+});
