@@ -1,104 +1,200 @@
-"""Command line: new, show and next print games (readable or JSON lines); bench measures the engine."""
+"""Cryptid companion: print games (readable or as JSON lines), measure the generator and the server, run the site."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 
 from .cryptid import ADVANCED, NORMAL, Game, GameCodeError, NoHabitatLeft, load_game, new_game, next_game
 from .cryptid.text import clue_text, hint_text, mode_name
+from .server import LIVE_CONNECTIONS, SERVERS, default_server, default_workers  # standard library only
 
 PLAYER_CHOICES = (2, 3, 4, 5)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _parser()
+    parser = build_parser(program_name(sys.argv[0]))
     args = parser.parse_args(argv)
     try:
         return args.run(args)
     except (GameCodeError, NoHabitatLeft) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _error(exc, 2)
+    except BrokenPipeError:
+        # The reader stopped early (`... | head`). Python flushes stdout once more on the way out: point it
+        # at the null device so that flush cannot fail too, and leave quietly.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        return 130
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m companion", description=__doc__)
+def program_name(argv0: str) -> str:
+    """How the user started the command line, for usage lines: `python -m companion` or the script's name."""
+    path = Path(argv0)
+    if path.name == "__main__.py":
+        return "python -m companion"
+    return path.stem if path.suffix.lower() == ".exe" else path.name
+
+
+def build_parser(prog: str) -> argparse.ArgumentParser:
+    """Every command with its options; each option's help ends with its default."""
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__)
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
 
-    def output_flags(command: argparse.ArgumentParser) -> None:
-        command.add_argument("--json", action="store_true", help="one JSON object per line")
-        command.add_argument("--reveal", action="store_true", help="also print clues, habitat and hint (spoilers)")
+    def command(name: str, summary: str, run) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=summary, description=summary)
+        sub.set_defaults(run=run)
+        return sub
 
-    new = commands.add_parser("new", help="generate new games on fresh maps")
-    new.add_argument("--players", type=int, choices=PLAYER_CHOICES, default=4)
-    new.add_argument("--advanced", action="store_true", help="advanced mode: negated clues, black structures")
-    new.add_argument("--count", type=_positive, default=1, metavar="K", help="how many games (default 1)")
+    def output_flags(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--json", action="store_true", help="one JSON object per line instead of readable text")
+        sub.add_argument(
+            "--reveal", action="store_true", help="also print the clues, the habitat and the hint (spoilers)"
+        )
+
+    new = command("new", "Generate new games on fresh maps.", _run_new)
+    new.add_argument(
+        "--players", type=int, choices=PLAYER_CHOICES, default=4, metavar="N",
+        help="players, 2 to 5 (default: %(default)s)",
+    )
+    new.add_argument("--advanced", action="store_true", help="advanced mode: negated clues and black structures")
+    new.add_argument("--count", type=_at_least(1), default=1, metavar="K", help="how many games (default: %(default)s)")
     output_flags(new)
-    new.set_defaults(run=_run_new)
 
-    show = commands.add_parser("show", help="print the game a code names")
-    show.add_argument("code")
+    show = command(
+        "show",
+        "Print the game a code names. Clue sets depend on the site's secret key: this uses the same key as the "
+        "site on this machine (COMPANION_SECRET_KEY, else the key file in the instance folder), so --reveal "
+        "shows what this site's phones show, and nothing another server dealt.",
+        _run_show,
+    )
+    show.add_argument("code", metavar="CODE", help="a game code, such as R342R-4E92A")
     output_flags(show)
-    show.set_defaults(run=_run_show)
 
-    following = commands.add_parser("next", help="the next game on the same map (new clues and habitat)")
-    following.add_argument("code")
-    following.add_argument("--players", type=int, choices=PLAYER_CHOICES, help="change the player count")
+    following = command("next", "Print the next game on the same map: new clues and a new habitat.", _run_next)
+    following.add_argument("code", metavar="CODE", help="the code of the game before")
+    following.add_argument(
+        "--players", type=int, choices=PLAYER_CHOICES, metavar="N", help="players, 2 to 5 (default: as in CODE)"
+    )
     output_flags(following)
-    following.set_defaults(run=_run_next)
 
-    bench = commands.add_parser("bench", help="time new games, next games and folding a long refereed game; --puzzles: compare setups with official ones")
-    bench.add_argument("--games", type=_positive, default=2000, help="games per mode (default 2000)")
-    bench.add_argument("--puzzles", action="store_true", help="measure how official the setups look instead")
-    bench.add_argument("--setups", type=_positive, default=1000, help="with --puzzles: per mode and player count")
-    bench.set_defaults(run=_run_bench)
+    bench = command("bench", "Time the engine (new games, next games, loading codes, folding a refereed game), "
+                            "the pages (--pages) or how official the puzzles look (--puzzles).", _run_bench)
+    bench.add_argument(
+        "--games", type=_at_least(1), default=2000, metavar="N", help="games per mode (default: %(default)s)"
+    )
+    bench.add_argument("--pages", action="store_true", help="time the pages a game night leans on instead")
+    bench.add_argument("--puzzles", action="store_true", help="compare the setups with the official ones instead")
+    bench.add_argument(
+        "--setups", type=_at_least(1), default=1000, metavar="N", help="with --puzzles: per mode and player count (default: %(default)s)"
+    )
 
-    load = commands.add_parser("load", help="simulate game-night traffic against the production server (loopback)")
-    load.add_argument("--tables", type=_positive, default=40)
-    load.add_argument("--phones", type=_positive, default=5, help="phones per table (default 5)")
-    load.add_argument("--seconds", type=_positive, default=60)
-    load.add_argument("--url", help="a running server on this machine (default: start one)")
-    load.set_defaults(run=_run_load)
+    load = command(
+        "load", "Simulate game-night traffic against the production server, on this machine only.", _run_load
+    )
+    load.add_argument("--tables", type=_at_least(1), default=40, metavar="N", help="tables (default: %(default)s)")
+    load.add_argument(
+        "--phones", type=_at_least(1), default=5, metavar="N", help="phones per table (default: %(default)s)"
+    )
+    load.add_argument(
+        "--seconds", type=_at_least(1), default=60, metavar="S",
+        help="how long the traffic lasts (default: %(default)s)",
+    )
+    load.add_argument(
+        "--url",
+        help="a server already running on this machine, such as http://127.0.0.1:5000 "
+        "(default: start one on a free loopback port)",
+    )
+    load.add_argument(
+        "--play", action="store_true",
+        help="refereed tables instead: 5 phones each holding a live-update request, a move every few seconds",
+    )
 
-    purge = commands.add_parser("purge", help="delete the votes of games idle for longer than --days")
-    purge.add_argument("--days", type=int, help="default: PURGE_AFTER_DAYS (30)")
-    purge.set_defaults(run=_run_purge)
+    purge = command("purge", "Delete the votes and unlocks of games idle for longer than --days.", _run_purge)
+    purge.add_argument(
+        "--days", type=_at_least(0), metavar="D",
+        help="idle days; 0 purges every game (default: COMPANION_PURGE_AFTER_DAYS, else 30)",
+    )
 
-    serve = commands.add_parser("serve", help="run the web site with a production server")
-    serve.add_argument("--host", default="0.0.0.0")
-    serve.add_argument("--port", type=int, default=5000)
-    serve.set_defaults(run=_run_serve)
+    server = default_server()
+    serve = command("serve", "Run the web site on a production server.", _run_serve)
+    serve.add_argument(
+        "--host", default="0.0.0.0", metavar="H",
+        help="address to listen on; 127.0.0.1 keeps phones out (default: %(default)s, every address)",
+    )
+    serve.add_argument("--port", type=int, default=5000, metavar="P", help="port (default: %(default)s)")
+    serve.add_argument(
+        "--workers", type=_at_least(1), metavar="N",
+        help=f"worker processes, gunicorn only (default: one per core, {default_workers(server)} here)",
+    )
+    serve.add_argument(
+        "--threads", type=_at_least(1), metavar="N",
+        help=f"threads per worker process (default: {LIVE_CONNECTIONS} shared among the workers, rounded up)",
+    )
+    serve.add_argument(
+        "--server", choices=SERVERS,
+        help=f"gunicorn (Linux, macOS) or waitress (any system) (default: {server} here)",
+    )
     return parser
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
+def _at_least(minimum: int):
+    """An argparse type: a whole number no smaller than `minimum`."""
+
+    def whole_number(text: str) -> int:
+        value = int(text)
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}")
+        return value
+
+    return whole_number
+
+
+def _error(exc: Exception, status: int) -> int:
+    print(f"error: {exc}", file=sys.stderr)
+    return status
+
+
+def _site_key() -> bytes:
+    """The key the site on this machine computes clue sets with (instance folder or COMPANION_SECRET_KEY), so
+    that `show --reveal` tells the host what the site's phones show."""
+    from .app import ConfigurationError, secret_key
+    from .dealing import clue_key
+
+    try:
+        return clue_key(secret_key())
+    except ConfigurationError as exc:
+        raise SystemExit(f"error: {exc}") from None
 
 
 def _run_new(args) -> int:
     mode = ADVANCED if args.advanced else NORMAL
+    key = _site_key()
     for _ in range(args.count):
-        _print_game(new_game(args.players, mode), args)
+        _print_game(new_game(args.players, mode, key=key), args)
     return 0
 
 
 def _run_show(args) -> int:
-    _print_game(load_game(args.code), args)
+    _print_game(load_game(args.code, _site_key()), args)
     return 0
 
 
 def _run_next(args) -> int:
-    _print_game(next_game(load_game(args.code), args.players), args)
+    key = _site_key()
+    _print_game(next_game(load_game(args.code, key), args.players, key=key), args)
     return 0
 
 
 def _run_bench(args) -> int:
-    from .bench import run_benchmark, run_puzzles
+    from .bench import run_benchmark, run_pages, run_puzzles
 
+    if args.pages:
+        run_pages()
+        return 0
     if args.puzzles:
         return 0 if all(row.met for row in run_puzzles(args.setups)) else 1
     run_benchmark(args.games)
@@ -106,17 +202,25 @@ def _run_bench(args) -> int:
 
 
 def _run_load(args) -> int:
-    from .loadtest import run_load
+    if args.play:
+        from .loadplay import run_play_load
 
-    result = run_load(args.tables, args.phones, args.seconds, args.url)
+        result = run_play_load(args.tables, args.seconds, args.url)
+    else:
+        from .loadtest import run_load
+
+        result = run_load(args.tables, args.phones, args.seconds, args.url)
     return 1 if result["errors"] else 0
 
 
 def _run_purge(args) -> int:
-    from .app import create_app
+    from .app import ConfigurationError, create_app
     from .table_state import purge_idle
 
-    app = create_app()
+    try:
+        app = create_app()
+    except ConfigurationError as exc:
+        return _error(exc, 1)
     with app.app_context():
         removed = purge_idle(args.days if args.days is not None else app.config["PURGE_AFTER_DAYS"])
     print(f"Purged {removed} idle game(s).")
@@ -124,9 +228,13 @@ def _run_purge(args) -> int:
 
 
 def _run_serve(args) -> int:
-    from .server import serve
+    from .app import ConfigurationError
+    from .server import ServeError, serve
 
-    serve(args.host, args.port)
+    try:
+        serve(args.host, args.port, args.workers, args.threads, args.server)
+    except (ConfigurationError, ServeError) as exc:
+        return _error(exc, 1)
     return 0
 
 

@@ -13,6 +13,7 @@ from flask import Flask
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DatabaseError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -65,6 +66,19 @@ class RefereedTable(Base):
     next_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
+class DecryptoTableRecord(Base):
+    """A Decrypto table: the current game's setup as Setup.to_json writes it, and the keywords it has seen.
+
+    Its moves are in `moves` under the table id; a {"type": "next_game"} row starts the next game's log.
+    """
+
+    __tablename__ = "decrypto_tables"
+    code: Mapped[str] = mapped_column(ForeignKey("tables.code", ondelete="CASCADE"), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    setup: Mapped[str] = mapped_column(Text)  # JSON: team sizes, language, keywords, game number
+    used: Mapped[str] = mapped_column(Text, default="[]")  # JSON list: keywords dealt to this table so far
+
+
 class MoveRecord(Base):
     """One move of a table's log. The unique (code, seq) means two racing moves cannot both be the next one."""
 
@@ -104,4 +118,17 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True})
     db.init_app(app)
     with app.app_context():
-        Base.metadata.create_all(db.engine)
+        create_tables(db.engine)
+
+
+def create_tables(engine: Engine) -> None:
+    """Create the missing tables. Worker processes starting together on a new database race to create them:
+    a process whose CREATE TABLE fails because another one got there first looks again."""
+    attempts = len(Base.metadata.tables) + 1  # every lost race means one more table exists
+    for attempt in range(1, attempts + 1):
+        try:
+            Base.metadata.create_all(engine)
+            return
+        except DatabaseError:
+            if attempt == attempts:
+                raise

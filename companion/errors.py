@@ -16,6 +16,7 @@ MESSAGES = {
     400: _l("That request did not make sense to the companion."),
     404: _l("There is nothing at this address. If you scanned a QR code, scan it again or ask the host for the link."),
     405: _l("That page cannot be used that way."),
+    413: _l("That request was too large for the companion. Go back and try again."),
     429: _l("Too many requests from this network in a short time. Wait a minute, then try again."),
     500: _l("Something went wrong on the companion's side. Your game is safe: its code still gives the same game."),
 }

@@ -12,9 +12,9 @@ from __future__ import annotations
 import threading
 import time
 from contextlib import contextmanager
-from typing import Callable
+from typing import Callable, TypeVar
 
-from flask import Flask, current_app
+from flask import Flask, current_app, make_response, request
 from sqlalchemy import select
 
 from .db import TableRecord, db
@@ -106,6 +106,24 @@ def wait_for_change(code: str, known: str | None, current: Callable[[], str], se
                 return version
             watcher.wait(code, stamp, left)
 
+
+State = TypeVar("State")
+
+
+def long_poll_response(code: str, load: Callable[[], State], etag_of: Callable[[State], str],
+                       render: Callable[[State], str]):
+    """A live fragment, long-polled: waits while the page's version (If-None-Match) is still current, then
+    answers 304, or the fragment `render` draws from the state `load` reads, with its version as the ETag."""
+    known = request.if_none_match.as_set()
+    known_tag = next(iter(known), None) if known else None
+    if known_tag:
+        wait_for_change(code, known_tag, lambda: etag_of(load()))
+    state = load()
+    current = etag_of(state)
+    response = make_response("", 304) if known_tag == current else make_response(render(state))
+    response.set_etag(current)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def init_app(app: Flask) -> None:

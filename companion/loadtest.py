@@ -1,10 +1,11 @@
 """`python -m companion load`: game-night traffic against the production server, on this machine only.
 
 Starts `python -m companion serve` on a free loopback port (or uses --url, which must be loopback), then
-simulates tables arriving over the first 10 seconds: each host deals a game and keeps its screen open, and each phone opens its seat page and
-polls the table panel every 3 seconds with If-None-Match, as the page's script does, asking for the hint, the
-stronger hint and the reveal now and then. Prints requests per second, latency percentiles and errors.
-Everything is bounded: a fixed number of clients for a fixed time.
+simulates tables arriving over the first 10 seconds (over half the run, if shorter): each host deals a game
+and keeps its screen open, and each phone opens its seat page and polls the table panel every 3 seconds with
+If-None-Match, as the page's script does, asking for the hint, the stronger hint and the reveal now and then.
+Prints requests per second, latency percentiles and errors. Everything is bounded: a fixed number of clients
+for a fixed time.
 """
 
 from __future__ import annotations
@@ -86,9 +87,15 @@ def _csrf(page: str) -> str:
 ARRIVAL_SECONDS = 10.0  # tables sit down over the first seconds, as at a real game night
 
 
-def _table(host: str, port: int, phones: int, until: float, tally: Tally, rng: random.Random) -> None:
-    """One table: the host deals a game, then the host screen and every phone run until `until`."""
-    time.sleep(rng.uniform(0, ARRIVAL_SECONDS))
+def arrival_seconds(seconds: float) -> float:
+    """How long tables keep arriving: ARRIVAL_SECONDS, or half a shorter run, so every table gets to play."""
+    return min(ARRIVAL_SECONDS, seconds / 2)
+
+
+def _table(host: str, port: int, phones: int, arrival: float, until: float, tally: Tally, rng: random.Random) -> None:
+    """One table: sits down within `arrival` seconds, the host deals a game, then the host screen and every
+    phone run until `until`."""
+    time.sleep(rng.uniform(0, arrival))
     screen = Client(host, port, tally)
     _, home, _ = screen.request("GET", "/")
     players = min(5, max(2, phones))
@@ -186,7 +193,10 @@ def run_load(tables: int = 40, phones: int = 5, seconds: float = 60, url: str | 
     until = time.monotonic() + seconds
     started = time.monotonic()
     workers = [
-        threading.Thread(target=_table, args=(host, port, phones, until, tally, random.Random(rng.random())))
+        threading.Thread(
+            target=_table,
+            args=(host, port, phones, arrival_seconds(seconds), until, tally, random.Random(rng.random())),
+        )
         for _ in range(tables)
     ]
     try:

@@ -73,19 +73,27 @@ def load_play(game: Game) -> PlayState:
     return PlayState.replay(game, load_moves(game))
 
 
+def append_move(code: str, seq: int, data: dict) -> bool:
+    """Store `data` as move `seq` of table `code` with whatever else the session holds, and wake live updates;
+    False (and nothing stored) when another move already took that place."""
+    touch(code)
+    db.session.add(MoveRecord(code=code, seq=seq, data=json.dumps(data)))
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        return False
+    return True
+
+
 def submit(game: Game, move: Move, version: int | None = None) -> PlayState:
     """Apply one move: IllegalMove when the rules (or a stale `version`) forbid it, Conflict when another move
     took its place first; either way nothing changes. Returns the new state."""
     state = load_play(game)
     state.check_version(version)
     following = state.apply(move)
-    touch(game.code)
-    db.session.add(MoveRecord(code=game.code, seq=following.version, data=json.dumps(move.to_json())))
-    try:
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        raise Conflict(load_play(game)) from None
+    if not append_move(game.code, following.version, move.to_json()):
+        raise Conflict(load_play(game))
     return following
 
 

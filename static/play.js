@@ -10,7 +10,16 @@ function swapPlay(html) {
   const current = document.getElementById("play");
   if (!fresh || !current) return;
   const wasMyTurn = current.hasAttribute("data-your-turn");
+  // Whatever the player is typing survives an update that arrives meanwhile.
+  const focused = document.activeElement && document.activeElement.id;
+  for (const field of current.querySelectorAll("input[id]:not([type=hidden])")) {
+    const twin = fresh.querySelector(`#${CSS.escape(field.id)}`);
+    if (!twin || twin.type !== field.type) continue;
+    if (field.type === "checkbox") twin.checked = field.checked;
+    else if (!twin.value) twin.value = field.value;
+  }
   current.replaceWith(fresh);
+  if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
   const myTurn = fresh.hasAttribute("data-your-turn");
   document.title = (myTurn ? "● " : "") + document.title.replace(/^● /, "");
   if (myTurn && !wasMyTurn) {
@@ -26,11 +35,14 @@ async function followPlay() {
     const play = document.getElementById("play");
     if (!play) return;
     try {
-      const response = await fetch(play.dataset.live, {
+      const asked = play.dataset.live;
+      const response = await fetch(asked, {
         cache: "no-store",
         headers: { "If-None-Match": `"${play.dataset.etag}"` },
       });
-      if (response.status === 200) swapPlay(await response.text());
+      // A tap moved the page to another step while this request waited: its answer would undo the tap.
+      const moved = document.getElementById("play")?.dataset.live !== asked;
+      if (response.status === 200 && !moved) swapPlay(await response.text());
       else if (response.status !== 304) await new Promise((r) => setTimeout(r, 3000));
     } catch (error) {
       await new Promise((r) => setTimeout(r, 2000));

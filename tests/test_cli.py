@@ -1,12 +1,15 @@
+import argparse
 import json
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from companion.cli import main
+from companion.cli import build_parser, main, program_name
 from companion.cryptid import load_game
-
+from companion.loadtest import ARRIVAL_SECONDS, arrival_seconds
 
 
 @pytest.fixture
@@ -66,3 +69,82 @@ def test_bad_arguments_are_usage_errors(capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["new", "--players", "7"])
     assert exit_info.value.code == 2
+
+
+REPO = Path(__file__).resolve().parents[1]
+COMMANDS = ["new", "show", "next", "bench", "load", "purge", "serve"]
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    (commands,) = [action for action in parser._actions if isinstance(action, argparse._SubParsersAction)]
+    return commands.choices
+
+
+def test_a_reader_that_stops_early_gets_no_traceback():
+    """`python -m companion new --count 100 | head -1`"""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "new", "--count", "100"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+    )
+    assert process.stdout.readline().startswith(b"Game ")
+    process.stdout.close()
+    errors = process.stderr.read()
+    process.stderr.close()
+    assert process.wait(timeout=60) == 1
+    assert errors == b""
+
+
+@pytest.mark.parametrize(
+    "argv0, name",
+    [
+        ("/usr/lib/python3/site-packages/companion/__main__.py", "python -m companion"),
+        ("/home/alice/.venv/bin/cryptid-companion", "cryptid-companion"),
+        ("/venv/Scripts/cryptid-companion.exe", "cryptid-companion"),
+    ],
+)
+def test_usage_names_the_program_as_it_was_started(argv0, name):
+    assert program_name(argv0) == name
+
+
+def test_python_m_companion_help_names_itself():
+    command = [sys.executable, "-m", "companion", "serve", "--help"]
+    result = subprocess.run(command, capture_output=True, text=True, cwd=REPO)
+    assert result.returncode == 0 and result.stdout.startswith("usage: python -m companion serve ")
+
+
+def test_every_command_is_there_and_every_option_says_its_default():
+    commands = _subcommands(build_parser("python -m companion"))
+    assert list(commands) == COMMANDS
+    for name, command in commands.items():
+        for action in command._actions:
+            if action.option_strings and action.nargs != 0:  # options with a value, not flags like --json or -h
+                assert "(default: " in action.help, f"{name} {action.option_strings[0]}"
+
+
+def test_the_readme_lists_every_command_as_help_prints_it(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "300")  # one line per usage
+    readme = (REPO / "README.md").read_text()
+    for name, command in _subcommands(build_parser("python -m companion")).items():
+        usage = command.format_usage().removeprefix("usage: ").replace(" [-h]", "").strip()
+        assert f"\n{usage}\n" in readme, usage
+
+
+@pytest.mark.parametrize("url", ["http://192.0.2.10:5000", "https://127.0.0.1:5000", "http://cryptid.example.org"])
+def test_load_refuses_any_server_but_this_machine(url):
+    with pytest.raises(SystemExit, match="only targets http:// on this machine"):
+        main(["load", "--url", url, "--seconds", "1"])
+
+
+def test_tables_arrive_within_half_of_a_short_load_run():
+    assert [arrival_seconds(s) for s in (1, 4, 20, 60)] == [0.5, 2, 10, 10]
+
+
+def test_a_short_load_run_lasts_as_long_as_asked(capsys):
+    """Every table sits down and plays within --seconds, against a server of its own."""
+    assert main(["load", "--tables", "2", "--phones", "2", "--seconds", "4"]) == 0
+    report = capsys.readouterr().out
+    seconds = float(re.search(r"for ([\d.]+) s against", report).group(1))
+    assert seconds < ARRIVAL_SECONDS
+    assert re.search(r": (\d+) requests", report) and ", 0 errors" in report

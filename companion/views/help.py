@@ -35,3 +35,9 @@ def setup():
 @bp.get("/play")
 def play():
     return render_template("help/play.html", back=seat_to_return_to())
+
+
+
+@bp.get("/decrypto")
+def decrypto():
+    return render_template("help/decrypto.html")

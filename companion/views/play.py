@@ -29,7 +29,7 @@ from ..cryptid.play import (
 from ..cryptid.text import clue_text, illegal_move_text, log_entry_text, mirror_text, pending_text
 from ..diagram import board_svg, piece_marks, shade_marks
 from ..errors import error_response
-from ..live import wait_for_change
+from ..live import long_poll_response
 from ..play_state import Conflict, draw_first, load_moves, load_play, next_refereed_code, submit
 from ..qr import qr_svg
 from ..tokens import seat_token
@@ -183,19 +183,8 @@ def render_live(context: dict) -> str:
 
 def live_response(game: Game, make_context, seat: int | None):
     """The live fragment, long-polled: waits while the phone's version (If-None-Match) is still current."""
-    known = request.if_none_match.as_set()
-    known_tag = next(iter(known), None) if known else None
-    if known_tag:
-        wait_for_change(game.code, known_tag, lambda: live_etag(load_play(game), seat))
-    state = load_play(game)
-    current = live_etag(state, seat)
-    if known_tag == current:
-        response = make_response("", 304)
-    else:
-        response = make_response(render_live(make_context(state)))
-    response.set_etag(current)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return long_poll_response(game.code, lambda: load_play(game), lambda state: live_etag(state, seat),
+                              lambda state: render_live(make_context(state)))
 
 
 def play_error(error: IllegalMove | Conflict):

@@ -95,11 +95,11 @@ def wants_fragment() -> bool:
     return request.headers.get("X-Requested-With") == "fetch"
 
 
-def after_action(html_panel, page_url: str):
-    """The new panel for the script, or a redirect back to the page for a plain form post."""
+def after_action(html_panel, page_url: str, anchor: str = "#table"):
+    """The new panel (or live fragment) for the script, or a redirect back to the page for a plain form post."""
     if wants_fragment():
         return html_panel()
-    return redirect(page_url + "#table", 303)
+    return redirect(page_url + anchor, 303)
 
 
 def step_error(error: Exception):

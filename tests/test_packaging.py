@@ -1,0 +1,108 @@
+"""`pip install .` gives a site that works anywhere: the wheel carries the templates, static files and
+translations, and the installed copy, started from another folder, serves every page in every language."""
+
+import http.cookiejar
+import os
+import re
+import shutil
+import site
+import subprocess
+import sys
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from .serving import free_port, running_server
+from .test_golden import GOLDEN
+
+REPO = Path(__file__).resolve().parents[1]
+SHIPPED_FILES = ["pyproject.toml", "setup.py", "README.md"]
+SHIPPED_FOLDERS = ["companion", "templates", "static"]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """The wheel `pip install .` would build, from a clean copy of the project (no build/ left from before)."""
+    source = tmp_path_factory.mktemp("source")
+    for name in SHIPPED_FILES:
+        shutil.copy2(REPO / name, source / name)
+    for name in SHIPPED_FOLDERS:
+        shutil.copytree(REPO / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-w", out, source],
+        check=True,
+        capture_output=True,
+    )
+    (built,) = out.glob("cryptid_companion-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def venv(wheel, tmp_path_factory) -> Path:
+    """A fresh virtual environment with the wheel installed; its bin (Scripts) folder."""
+    root = tmp_path_factory.mktemp("venv")
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", root], check=True)
+    scripts = root / ("Scripts" if os.name == "nt" else "bin")
+    python = scripts / ("python.exe" if os.name == "nt" else "python")
+    purelib = subprocess.check_output([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"])
+    # The dependencies come from this interpreter's site-packages, read as plain folders: their .pth hooks
+    # (an editable install of the checkout among them) do not run, so the wheel's copy is the only companion.
+    Path(purelib.decode().strip(), "dependencies.pth").write_text("\n".join(site.getsitepackages()) + "\n")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "-q", wheel],
+        check=True,
+        capture_output=True,
+    )
+    return scripts
+
+
+def _elsewhere(tmp_path) -> dict:
+    """Environment for a run outside the checkout: nothing points back at it."""
+    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    environment["COMPANION_INSTANCE_PATH"] = str(tmp_path / "instance")
+    return environment
+
+
+def test_the_wheel_carries_templates_static_files_and_translations(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    templates = [f"companion/{p.relative_to(REPO).as_posix()}" for p in (REPO / "templates").rglob("*.html")]
+    static = [f"companion/static/{p.name}" for p in (REPO / "static").iterdir() if p.is_file()]
+    catalogs = [p.relative_to(REPO).as_posix() for p in (REPO / "companion" / "translations").rglob("*.mo")]
+    for expected in (templates, static, catalogs):
+        assert expected and sorted(set(expected) - names) == []
+    assert not any(name.startswith("companion/static/docs/") for name in names)  # the README's screenshot
+
+
+def test_the_installed_site_serves_every_page_from_another_folder(venv, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    code = GOLDEN[2]["code"]
+    python = venv / ("python.exe" if os.name == "nt" else "python")
+    port = free_port()
+    command = [python, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "1"]
+    with running_server(command, port, cwd=elsewhere, env=_elsewhere(tmp_path)) as banner:
+        assert "Instance folder (secret key, SQLite database): " + str(tmp_path / "instance") in banner
+        base = f"http://127.0.0.1:{port}"
+        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        setup = browser.open(f"{base}/games/{code}").read().decode()
+        seat = re.search(r'<a href="[^"]*(/s/[^"]+)" class="seat-link"', setup).group(1)
+        for path in ["/", f"/games/{code}", f"/games/{code}/print", seat, "/help/setup", "/help/play",
+                     "/static/style.css", "/static/host.css", "/static/app.js", "/static/favicon.svg"]:
+            with browser.open(base + path) as response:
+                assert response.status == 200, path
+                assert len(response.read()) > 100, path
+        with browser.open(f"{base}/language?lang=el&next=/help/play") as response:  # follows the 303
+            assert response.status == 200 and response.url.endswith("/help/play")
+            greek = response.read().decode()
+        assert 'lang="el"' in greek and len(re.findall(r"[\u0370-\u03ff]", greek)) > 200
+    assert (tmp_path / "instance" / "secret_key").is_file()
+
+
+def test_the_installed_script_names_itself(venv, tmp_path):
+    script = venv / ("cryptid-companion.exe" if os.name == "nt" else "cryptid-companion")
+    result = subprocess.run([script, "--help"], capture_output=True, text=True, env=_elsewhere(tmp_path), cwd=tmp_path)
+    assert result.returncode == 0
+    assert result.stdout.startswith("usage: cryptid-companion ")
