@@ -8,6 +8,7 @@ import shutil
 import site
 import subprocess
 import sys
+import urllib.parse
 import urllib.request
 import zipfile
 from pathlib import Path
@@ -87,10 +88,16 @@ def test_the_installed_site_serves_every_page_from_another_folder(venv, tmp_path
         assert "Instance folder (secret key, SQLite database): " + str(tmp_path / "instance") in banner
         base = f"http://127.0.0.1:{port}"
         browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
-        setup = browser.open(f"{base}/games/{code}").read().decode()
+        home = browser.open(f"{base}/").read().decode()
+        csrf = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', home).group(1)
+        form = urllib.parse.urlencode({"csrf_token": csrf, "players": "3"}).encode()
+        with browser.open(f"{base}/", data=form) as dealt:  # follows the 303 to the new game's host screen
+            host, setup = dealt.url, dealt.read().decode()
         seat = re.search(r'<a href="[^"]*(/s/[^"]+)" class="seat-link"', setup).group(1)
-        for path in ["/", f"/games/{code}", f"/games/{code}/print", seat, "/help/setup", "/help/play",
-                     "/static/style.css", "/static/host.css", "/static/app.js", "/static/favicon.svg"]:
+        for path in ["/", urllib.parse.urlsplit(host).path, f"/games/{code}", f"/games/{code}/print", seat,
+                     "/help/setup", "/help/play", "/help/decrypto", "/decrypto/new", "/static/style.css",
+                     "/static/host.css", "/static/app.js", "/static/play.js", "/static/play.css",
+                     "/static/decrypto.css", "/static/favicon.svg"]:
             with browser.open(base + path) as response:
                 assert response.status == 200, path
                 assert len(response.read()) > 100, path

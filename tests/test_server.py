@@ -120,10 +120,16 @@ def test_worker_processes_share_one_secret_key(tmp_path):
     code = GOLDEN[0]["code"]
     with running_server(command, port, cwd=REPO, env=dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path))) as text:
         assert "Server: gunicorn, 3 worker processes with 2 threads each." in text
+        from companion.app import create_app
+        from companion.tokens import host_token
+
+        key = (tmp_path / "secret_key").read_text()
+        with create_app({"SECRET_KEY": key, "TESTING": True}).test_request_context():
+            host_path = "/h/" + host_token(code)
         pages = set()
-        for _ in range(12):  # a new connection each time, so the workers take turns
+        for _ in range(12):  # a new connection each time, so the workers take turns; each accepts the host link
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-            connection.request("GET", f"/games/{code}")
+            connection.request("GET", host_path)
             response = connection.getresponse()
             assert response.status == 200
             pages.add(tuple(re.findall(r'class="seat-link"[^>]*>([^<]+)<', response.read().decode())))
