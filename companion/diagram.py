@@ -277,12 +277,15 @@ def board_svg(
         x, y = hex_center(structure.hex)
         parts.append(_structure(x, y, structure.kind, structure.color, number if numbered else None))
     if habitat is not None:
-        # A veil over the whole board with a hole at the habitat, then a thick double ring around it.
+        # The board dimmed but for a hole at the habitat, then a thick magenta and white ring around it. Drawn
+        # with attributes rather than classes, so it looks the same on every page, whatever stylesheets it loads.
         x, y = hex_center(habitat)
-        at = f'x="{_n(x)}" y="{_n(y)}"'
+        at = f'x="{_n(x)}" y="{_n(y)}" fill="none"'
         parts.append(
-            f'<path class="veil" fill-rule="evenodd" d="{_BOARD_OUTLINE}M{_polygon(x, y, SIZE, 6, 0)}Z"/>'
-            f'<use href="#hx" class="habitat" {at}/><use href="#hx" class="habitat-inner" {at}/>'
+            f'<path class="dim" fill="#fffdf8" fill-opacity=".62" fill-rule="evenodd" '
+            f'd="{_BOARD_OUTLINE}M{_polygon(x, y, SIZE, 6, 0)}Z"/>'
+            f'<use href="#hx" class="habitat" {at} stroke="#e6007e" stroke-width="3.4"/>'
+            f'<use href="#hx" {at} stroke="#fff" stroke-width="1.2"/>'
         )
     labels = "".join(_tab(t.slot, t.tile, t.rotated, tile_words) for t in board.tiles)
     parts.append(labels if tile_words else f'<g class="tab-n">{labels}</g>')
@@ -297,7 +300,6 @@ def board_svg(
     parts.append(overlay)
     parts.append("</svg>")
     return "".join(parts)
-
 
 
 # Where each seat's disc sits in a hex, as (dx, dy) from the centre: seat k always in the same place, so a

@@ -71,7 +71,7 @@ def markers(root: ET.Element) -> list[Box]:
         if href in ("#st", "#sh"):
             corners = numbers(defined[href[1:]].get("points"))
             boxes.append(points_box([(x + a, y + b) for a, b in zip(corners[::2], corners[1::2])], grow=0.8))
-        elif use.get("class") in ("habitat", "habitat-inner"):
+        elif use.get("stroke-width") and use.get("href") == "#hx":  # the habitat's rings
             boxes.append((x - 11.8, y - 10.5, x + 11.8, y + 10.5))
     for circle in root.iter(f"{SVG}circle"):
         if circle.get("cx") is not None:
@@ -196,7 +196,7 @@ def test_tile_borders_outline_each_slot_exactly():
 def test_the_reveal_dims_every_hex_but_the_habitat():
     for board, habitat, _ in random_boards(10):
         root = parse(board_svg(board, title="t", habitat=habitat))
-        veil = next(path for path in root.iter(f"{SVG}path") if path.get("class") == "veil")
+        veil = next(path for path in root.iter(f"{SVG}path") if path.get("class") == "dim")
         assert veil.get("fill-rule") == "evenodd"
         edges = path_edges(veil.get("d"))
         assert [index for index in range(HEX_COUNT) if not inside(hex_center(index), edges)] == [habitat]

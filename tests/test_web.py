@@ -474,7 +474,7 @@ def test_the_reveal_marks_the_habitat_and_shows_both_hints(client):
     assert f"the creature lives in row <strong>{row + 1}</strong>, column <strong>{col + 1}</strong> (" in page
     tile, _ = game.habitat_tile()
     assert "<h2>Stronger hint</h2>" in page and f"The habitat is on tile {tile}" in page
-    assert 'class="veil"' in page and 'class="habitat"' in page
+    assert 'class="dim"' in page and 'class="habitat"' in page
     seat_page = client.get(seats_of(client, CODE)[0]).get_data(as_text=True)
     assert re.search(r'<section class="step unlocked" id="step-reveal">\s*<h3>The habitat</h3>', seat_page)
 

@@ -10,6 +10,7 @@ import pytest
 import waitress
 
 from companion.app import create_app
+from companion.dealing import dealer
 from companion.tokens import host_token
 
 CHROMIUM_ARGS = [
@@ -48,6 +49,17 @@ def host_of(live_app, live_server):
             return f"{live_server}/h/{host_token(code)}"
 
     return url
+
+
+@pytest.fixture(scope="session")
+def served_game(live_app):
+    """A game as the live server computes it: its clues come from the server's own key."""
+
+    def game(code: str):
+        with live_app.app_context():
+            return dealer().load(code)
+
+    return game
 
 
 @pytest.fixture(scope="session")

@@ -295,3 +295,20 @@ def test_the_printed_diagram_fills_the_sheets_width(browser, live_server, paper,
     assert diagram["width"] >= 0.97 * page.viewport_size["width"]
     assert page.evaluate("document.documentElement.scrollHeight") <= (height_mm - 2 * margin_mm) * px
     page.close()
+
+
+def test_every_map_draws_tile_borders_and_structures_alike(browser, live_server):
+    """A page's own map styles (the refereed board's) must not restyle the borders, structures or labels."""
+    page = browser.new_page()
+    page.goto(live_server + "/")
+    page.get_by_label("The app referees: play on phones").check()
+    page.get_by_role("button", name="Deal a new game").click()
+    page.locator("svg.play-map").wait_for()
+    styles = {}
+    for name, selector in [("border", "use.tile-border"), ("seam", "use.tile-seam"), ("stone", "use[href='#st']")]:
+        styles[name] = page.evaluate(
+            "s => { const e = getComputedStyle(document.querySelector(s)); return [e.stroke, e.strokeWidth]; }", selector
+        )
+    assert styles["border"] == ["rgb(255, 253, 248)", "2.8px"] and styles["seam"] == ["rgb(31, 29, 26)", "0.8px"]
+    assert styles["stone"][1] == "1.1px"
+    page.close()
