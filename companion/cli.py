@@ -191,13 +191,16 @@ def _run_next(args) -> int:
 
 def _run_bench(args) -> int:
     from .bench import run_benchmark, run_pages, run_puzzles
+    from .loadtest import machine_line
 
+    print(machine_line(), flush=True)
     if args.pages:
         run_pages()
-        return 0
-    if args.puzzles:
+    elif args.puzzles:
         return 0 if all(row.met for row in run_puzzles(args.setups)) else 1
-    run_benchmark(args.games)
+    else:
+        run_benchmark(args.games)
+    print(machine_line(), flush=True)
     return 0
 
 

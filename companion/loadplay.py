@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 from .cryptid.board import Board
 from .cryptid.clues import Clue, clue_area
 from .cryptid.hexgrid import ALL_HEXES, COLS, hexes_of
-from .loadtest import Tally, _loopback, _start_server, arrival_seconds
+from .loadtest import Tally, _loopback, _start_server, arrival_seconds, machine_line
 
 THINK_SECONDS = (2.0, 5.0)  # how long a player looks at the board before moving
 
@@ -126,7 +126,8 @@ def _percentile(values: list[float], fraction: float) -> float | None:
 
 
 def run_play_load(tables: int = 40, seconds: float = 60, url: str | None = None) -> dict:
-    """Run the refereed-play simulation and print its figures; returns them too."""
+    """Run the refereed-play simulation and print its figures, with the machine's cores and load before and after."""
+    print(machine_line(), flush=True)
     server = None
     if url is None:
         server, url = _start_server()
@@ -169,4 +170,5 @@ def run_play_load(tables: int = 40, seconds: float = 60, url: str | None = None)
     )
     for error in tally.errors[:10]:
         print("  error:", error, flush=True)
+    print(machine_line(), flush=True)
     return result

@@ -149,6 +149,16 @@ def _phone(host: str, port: int, seat_path: str, until: float, tally: Tally, rng
         time.sleep(POLL_SECONDS)
 
 
+def machine_line() -> str:
+    """The machine a figure was measured on: cores and load average (figures mean little without them)."""
+    try:
+        one, five, fifteen = os.getloadavg()
+        load = f"load average {one:.2f}, {five:.2f}, {fifteen:.2f} (1, 5, 15 min)"
+    except (AttributeError, OSError):  # Windows has no load average
+        load = "load average not available on this system"
+    return f"Machine: {os.cpu_count()} cores, {load}, Python {sys.version.split()[0]} on {sys.platform}."
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -187,7 +197,8 @@ def _loopback(url: str) -> tuple[str, int]:
 
 
 def run_load(tables: int = 40, phones: int = 5, seconds: float = 60, url: str | None = None) -> dict:
-    """Run the simulation and print its figures; returns them too."""
+    """Run the simulation and print its figures, with the machine's cores and load before and after."""
+    print(machine_line(), flush=True)
     server = None
     if url is None:
         server, url = _start_server()
@@ -233,4 +244,5 @@ def run_load(tables: int = 40, phones: int = 5, seconds: float = 60, url: str | 
     )
     for error in tally.errors[:10]:
         print("  error:", error, flush=True)
+    print(machine_line(), flush=True)
     return result
