@@ -12,7 +12,6 @@ from __future__ import annotations
 import http.client
 import json
 import random
-import statistics
 import threading
 import time
 from urllib.parse import urlsplit
@@ -20,7 +19,7 @@ from urllib.parse import urlsplit
 from .cryptid.board import Board
 from .cryptid.clues import Clue, clue_area
 from .cryptid.hexgrid import ALL_HEXES, COLS, hexes_of
-from .loadtest import Tally, _loopback, _start_server, arrival_seconds, machine_line
+from .loadtest import Tally, _loopback, _start_server, arrival_seconds, machine_line, percentile_ms, print_errors_and_machine
 
 THINK_SECONDS = (2.0, 5.0)  # how long a player looks at the board before moving
 
@@ -121,10 +120,6 @@ def _phone(host, port, url, seat, until, tally, delays, sent, lock, rng) -> None
         state = fresh
 
 
-def _percentile(values: list[float], fraction: float) -> float | None:
-    return round(sorted(values)[int(len(values) * fraction)] * 1000, 1) if values else None
-
-
 def run_play_load(tables: int = 40, seconds: float = 60, url: str | None = None) -> dict:
     """Run the refereed-play simulation and print its figures, with the machine's cores and load before and after."""
     print(machine_line(), flush=True)
@@ -152,13 +147,13 @@ def run_play_load(tables: int = 40, seconds: float = 60, url: str | None = None)
         "tables": tables,
         "seconds": round(min(time.monotonic(), until) - started, 1),  # the traffic, not the last long polls' wind-down
         "moves_seen": len(delays),
-        "move_to_phone_p50_ms": _percentile(delays, 0.5),
-        "move_to_phone_p95_ms": _percentile(delays, 0.95),
-        "move_to_phone_p99_ms": _percentile(delays, 0.99),
+        "move_to_phone_p50_ms": percentile_ms(delays, 0.5),
+        "move_to_phone_p95_ms": percentile_ms(delays, 0.95),
+        "move_to_phone_p99_ms": percentile_ms(delays, 0.99),
         "requests": len(latencies),
-        "request_p50_ms": round(statistics.median(latencies) * 1000, 1) if latencies else None,
-        "request_p95_ms": _percentile(latencies, 0.95),
-        "request_p99_ms": _percentile(latencies, 0.99),
+        "request_p50_ms": percentile_ms(latencies, 0.5),
+        "request_p95_ms": percentile_ms(latencies, 0.95),
+        "request_p99_ms": percentile_ms(latencies, 0.99),
         "errors": len(tally.errors),
     }
     print(
@@ -168,7 +163,5 @@ def run_play_load(tables: int = 40, seconds: float = 60, url: str | None = None)
         f"p95 {result['request_p95_ms']} ms, p99 {result['request_p99_ms']} ms; {result['errors']} errors",
         flush=True,
     )
-    for error in tally.errors[:10]:
-        print("  error:", error, flush=True)
-    print(machine_line(), flush=True)
+    print_errors_and_machine(tally)
     return result

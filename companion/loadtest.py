@@ -15,7 +15,6 @@ import os
 import random
 import re
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -149,6 +148,17 @@ def _phone(host: str, port: int, seat_path: str, until: float, tally: Tally, rng
         time.sleep(POLL_SECONDS)
 
 
+def percentile_ms(values: list[float], fraction: float) -> float | None:
+    """The value below which `fraction` of the (seconds) values lie, in milliseconds; None without values."""
+    return round(sorted(values)[min(len(values) - 1, int(len(values) * fraction))] * 1000, 1) if values else None
+
+
+def print_errors_and_machine(tally: Tally) -> None:
+    for error in tally.errors[:10]:
+        print("  error:", error, flush=True)
+    print(machine_line(), flush=True)
+
+
 def machine_line() -> str:
     """The machine a figure was measured on: cores and load average (figures mean little without them)."""
     try:
@@ -231,9 +241,9 @@ def run_load(tables: int = 40, phones: int = 5, seconds: float = 60, url: str | 
         "seconds": round(elapsed, 1),
         "requests": len(latencies),
         "requests_per_second": round(len(latencies) / elapsed, 1),
-        "p50_ms": round(statistics.median(latencies) * 1000, 1) if latencies else None,
-        "p95_ms": round(latencies[int(len(latencies) * 0.95)] * 1000, 1) if latencies else None,
-        "p99_ms": round(latencies[int(len(latencies) * 0.99)] * 1000, 1) if latencies else None,
+        "p50_ms": percentile_ms(latencies, 0.5),
+        "p95_ms": percentile_ms(latencies, 0.95),
+        "p99_ms": percentile_ms(latencies, 0.99),
         "errors": len(tally.errors),
     }
     print(
@@ -242,7 +252,5 @@ def run_load(tables: int = 40, phones: int = 5, seconds: float = 60, url: str | 
         f"p50 {result['p50_ms']} ms, p95 {result['p95_ms']} ms, p99 {result['p99_ms']} ms, {result['errors']} errors",
         flush=True,
     )
-    for error in tally.errors[:10]:
-        print("  error:", error, flush=True)
-    print(machine_line(), flush=True)
+    print_errors_and_machine(tally)
     return result

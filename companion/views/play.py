@@ -9,7 +9,7 @@ choices, the host and the public see none. The fragment long-polls (live.wait_fo
 from __future__ import annotations
 
 from flask import Blueprint, make_response, redirect, render_template, request, url_for
-from flask_babel import gettext
+from flask_babel import gettext, lazy_gettext
 
 from ..cryptid import Game
 from ..cryptid.hexgrid import ALL_HEXES, HEX_COUNT, hex_row_col
@@ -40,6 +40,7 @@ from .common import game_or_404, hex_name, host_game, map_letters, phone_base, s
 bp = Blueprint("play", __name__)
 
 LIVE_TEMPLATE = "play/_live.html"
+MALFORMED_MOVE = lazy_gettext("That move did not make sense. Tap a hex on the board, then choose what to do.")
 
 
 def selected_hex() -> int | None:
@@ -343,7 +344,7 @@ def seat_act(token: str):
     try:
         move = form_move(seat, request.form)
         if move is None:
-            return error_response(400, gettext("That move did not make sense. Tap a hex on the board, then choose what to do."))
+            return error_response(400, MALFORMED_MOVE)
         state = submit(game, move, _version(request.form))
     except (IllegalMove, Conflict) as exc:
         return play_error(exc)
@@ -363,12 +364,12 @@ def host_act(token: str):
         elif action == "host_gone":
             move = HostGone(_int(request.form.get("target")))
         else:
-            return error_response(400, gettext("That move did not make sense. Tap a hex on the board, then choose what to do."))
+            return error_response(400, MALFORMED_MOVE)
         state = submit(game, move, _version(request.form))
     except ValueError as exc:
         if isinstance(exc, IllegalMove):
             return play_error(exc)
-        return error_response(400, gettext("That move did not make sense. Tap a hex on the board, then choose what to do."))
+        return error_response(400, MALFORMED_MOVE)
     except Conflict as exc:
         return play_error(exc)
     return _after_move(game, state, lambda s: host_context(token, game, s), url_for("host.screen", token=token))
