@@ -133,8 +133,10 @@ def test_a_forced_cube_with_no_room_is_skipped_and_logged(apps):
         if state.pending == "cube":
             play_a_move(phones[seat - 1], state, seat, rng, hunt=False)
             continue
-        failing = [m for m in state.legal_moves() if m.action == "ask" and not state._allowed[m.target - 1] >> m.hex & 1]
-        move = rng.choice(failing or state.legal_moves()).to_json()
+        assert state.phase == "turns"  # nobody searches here, so nobody can win before the board fills with cubes
+        asks = [m for m in state.legal_moves() if m.action == "ask"]
+        failing = [m for m in asks if not state._allowed[m.target - 1] >> m.hex & 1]
+        move = rng.choice(failing or asks).to_json()
         body = {"action": move["action"], "hex": {"row": move["row"], "col": move["col"]}}
         if move["action"] == "ask":
             body["seat"] = move["target"]
