@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 
 from flask import Flask
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, event
+from sqlalchemy import DateTime, ForeignKey, Integer, String, Text, UniqueConstraint, event, inspect, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DatabaseError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -29,11 +29,13 @@ def utcnow() -> datetime:
 
 
 class TableRecord(Base):
-    """A game some table has acted on, with the time of its last action (for purging idle games)."""
+    """A game some table has acted on: the time of its last action (for purging idle games) and how many
+    changes it has seen, which together tell exactly whether anything changed since a page last looked."""
 
     __tablename__ = "tables"
     code: Mapped[str] = mapped_column(String(11), primary_key=True)
     last_activity: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    changes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Vote(Base):
@@ -115,20 +117,36 @@ def _sqlite_pragmas(connection, record) -> None:
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("SQLALCHEMY_DATABASE_URI", database_url(app))
-    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": True})
+    # A server connection can drop between requests (a restart, a proxy's idle timeout): test it on checkout.
+    # A SQLite file cannot, and the test would cost every request a query.
+    url = app.config["SQLALCHEMY_DATABASE_URI"]
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": not url.startswith("sqlite")})
     db.init_app(app)
     with app.app_context():
         create_tables(db.engine)
 
 
 def create_tables(engine: Engine) -> None:
-    """Create the missing tables. Worker processes starting together on a new database race to create them:
-    a process whose CREATE TABLE fails because another one got there first looks again."""
-    attempts = len(Base.metadata.tables) + 1  # every lost race means one more table exists
+    """Create the missing tables and columns. Worker processes starting together on a new database race to
+    create them: a process whose CREATE fails because another one got there first looks again."""
+    attempts = len(Base.metadata.tables) + len(_ADDED_COLUMNS) + 1  # every lost race means one more exists
     for attempt in range(1, attempts + 1):
         try:
             Base.metadata.create_all(engine)
+            _add_missing_columns(engine)
             return
         except DatabaseError:
             if attempt == attempts:
                 raise
+
+
+# Columns added after a release, as (table, column, SQL type and default): databases made by an earlier
+# version get them on start; everything else about those tables is unchanged.
+_ADDED_COLUMNS = [("tables", "changes", "INTEGER NOT NULL DEFAULT 0")]
+
+
+def _add_missing_columns(engine: Engine) -> None:
+    for table, column, definition in _ADDED_COLUMNS:
+        if column not in {c["name"] for c in inspect(engine).get_columns(table)}:
+            with engine.begin() as connection:
+                connection.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} {definition}"))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
+from functools import lru_cache
 from html import escape
 from typing import Callable
 
@@ -104,8 +105,9 @@ def _chain(segments: list[tuple[Point, Point]]) -> str:
     return "".join(data)
 
 
+@lru_cache(maxsize=4096)
 def _outline(mask: int) -> str:
-    """Path data of the outer edges of a set of hexes."""
+    """Path data of the outer edges of a set of hexes (cached: a game night draws the same territories often)."""
     segments = []
     for index in range(HEX_COUNT):
         if mask >> index & 1:
@@ -127,6 +129,8 @@ def _polygon(x: float, y: float, radius: float, sides: int, start_degrees: float
     return _points([(x + radius * math.cos(a), y + radius * math.sin(a)) for a in angles])
 
 
+# x and y attributes placing a <use> on each hex's centre, written once.
+_HEX_AT = tuple(f' x="{_n(x)}" y="{_n(y)}"' for x, y in map(hex_center, range(HEX_COUNT)))
 _BOARD_OUTLINE = _outline(ALL_HEXES)
 _SLOT_ZERO = sum(1 << index for index in range(HEX_COUNT) if slot_of(index) == 0)
 # Every tile has the same outline, so it is written once and placed six times.
@@ -198,6 +202,13 @@ def _structure(x: float, y: float, kind: str, color: str, number: int | None) ->
     return f'{shape}<text class="sn{ink}" x="{_n(x)}" y="{_n(y + text_dy)}">{number}</text>'
 
 
+def hex_label_ids(board: Board, index: int) -> str:
+    """The ids a hex link is named by: its row, its column and its terrain. A page with a linked map provides
+    hidden elements with these ids (r1-r9, c1-c12, and f d s m w naming the terrains) in its language."""
+    row, col = hex_row_col(index)
+    return f"r{row + 1} c{col + 1} {board.cells[index][0][0]}"
+
+
 def board_svg(
     board: Board,
     *,
@@ -206,8 +217,7 @@ def board_svg(
     marked: int = 0,
     habitat: int | None = None,
     selected: int | None = None,
-    hex_href: Callable[[int], str] | None = None,
-    hex_labelledby: Callable[[int], str] | None = None,
+    hex_href: str | None = None,
     letters: dict[str, str] | None = None,
     tile_words: tuple[str, str] | None = None,
     numbered: bool = False,
@@ -218,16 +228,41 @@ def board_svg(
 
     marked: mask of hexes in a player's area; the others are drawn from the "x" shapes, styled by the page.
     habitat: a hex to show as the habitat, the rest of the board dimmed.
-    hex_href / hex_labelledby: make every hex a link, named by the ids of label elements the page provides
-    (short, language-neutral ids keep the 108 links small in every language); the picture is then a group
-    of links rather than an image, with a ring for the checked hex (`selected`, if any) and one for the
-    keyboard's focus, both for the page's script to move.
+    hex_href: make every hex a link to this address, "{}" standing for the hex's index. Each link is named by
+    the ids of label elements the page provides (`hex_label_ids`: short, language-neutral ids keep the 108
+    links small in every language); the picture is then a group of links rather than an image, with a ring
+    for the checked hex (`selected`, if any) and one for the keyboard's focus, both for the page's script.
     letters: terrain letters shown in each hex (default: English initials).
     tile_words: the words for (upright, turned) written on wide tabs; without them the tabs are narrow.
     numbered: write each structure's position in the board's structure list (1, 2, ...) on it.
     overlay: SVG drawn on top of everything (e.g. the players' pieces from `piece_marks`).
+
+    A page draws the same pictures again and again (every phone of a table, every poll after a move), so the
+    last few hundred are remembered: every argument is a plain value and the result depends on nothing else.
     """
     letters = letters or {terrain: terrain_letter(terrain) for terrain in TERRAIN_CLASSES}
+    return _board_svg(
+        board, title, description, marked, habitat, selected, hex_href, tuple(letters.items()), tile_words,
+        numbered, css_class, overlay,
+    )
+
+
+@lru_cache(maxsize=512)
+def _board_svg(
+    board: Board,
+    title: str,
+    description: str,
+    marked: int,
+    habitat: int | None,
+    selected: int | None,
+    hex_href: str | None,
+    letter_items: tuple[tuple[str, str], ...],
+    tile_words: tuple[str, str] | None,
+    numbered: bool,
+    css_class: str,
+    overlay: str,
+) -> str:
+    letters = dict(letter_items)
     regions = board.regions
     margin = (WIDE_TAB if tile_words else NARROW_TAB)[0]
     role = "group" if hex_href else "img"
@@ -259,14 +294,12 @@ def board_svg(
         + "".join(f'<polygon id="{name}" points="{points}"/>' for name, points, _ in _STRUCTURE_SHAPES.values())
         + "</defs>"
     )
-    for index in range(HEX_COUNT):
-        terrain, _ = board.cell(index)
-        x, y = hex_center(index)
+    for index, (terrain, _) in enumerate(board.cells):
         symbol = prefix if not marked or marked >> index & 1 else "x"
-        shape = f'<use href="#{symbol}{TERRAIN_CLASSES[terrain]}" x="{_n(x)}" y="{_n(y)}"/>'
+        shape = f'<use href="#{symbol}{TERRAIN_CLASSES[terrain]}"{_HEX_AT[index]}/>'
         if hex_href:
-            named = f' aria-labelledby="{hex_labelledby(index)}"' if hex_labelledby else ""
-            parts.append(f'<a href="{escape(hex_href(index))}"{named}>{shape}</a>')
+            href = escape(hex_href.format(index))
+            parts.append(f'<a href="{href}" aria-labelledby="{hex_label_ids(board, index)}">{shape}</a>')
         else:
             parts.append(shape)
     # Pictures and labels drawn over the hexes say nothing a hex's own name does not; links stay reachable.

@@ -2,16 +2,36 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from babel import support
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, IntegerField, RadioField, SelectField, StringField, SubmitField
 from wtforms.fields.choices import SelectChoice
+from wtforms.i18n import messages_path
 from wtforms.validators import DataRequired, InputRequired, NumberRange, ValidationError
 
-from flask_babel import gettext, lazy_gettext as _l
+from flask_babel import get_locale, lazy_gettext as _l
+
+from .i18n import gettext
 
 from .cryptid import GameCodeError, NoHabitatLeft
 from .dealing import dealer
 from .cryptid.text import code_error_text, no_habitat_left_text
+
+@lru_cache(maxsize=None)
+def _wtforms_catalog(locale: str) -> support.Translations:
+    return support.Translations.load(messages_path(), [locale], domain="wtforms")
+
+
+class Form(FlaskForm):
+    """Our forms' base. WTForms' own messages ("Not a valid integer value") come in the reader's language from a
+    catalog read once per process and language; Flask-WTF would read the file again for every request."""
+
+    class Meta:
+        def get_translations(self, form):
+            return _wtforms_catalog(str(get_locale()))
+
 
 PLAYER_CHOICES = [SelectChoice(2, _l("2 (variant: two clues each)")), SelectChoice(3, "3"), SelectChoice(4, "4"), SelectChoice(5, "5")]
 
@@ -19,7 +39,7 @@ PLAYER_CHOICES = [SelectChoice(2, _l("2 (variant: two clues each)")), SelectChoi
 BOX, REFEREED = "box", "referee"
 
 
-class NewGameForm(FlaskForm):
+class NewGameForm(Form):
     players = RadioField(_l("Players"), choices=PLAYER_CHOICES, coerce=int, default=4, validators=[InputRequired()])
     advanced = BooleanField(_l("Advanced mode"))
     how = RadioField(
@@ -47,7 +67,7 @@ def valid_game_code(form, field) -> None:
         raise ValidationError(no_habitat_left_text(exc.used, gettext)) from None
 
 
-class LoadCodeForm(FlaskForm):
+class LoadCodeForm(Form):
     """A GET form: loading a code changes nothing, so it carries no CSRF token and can be bookmarked."""
 
     class Meta:
@@ -56,17 +76,17 @@ class LoadCodeForm(FlaskForm):
     code = StringField(_l("Game code"), validators=[valid_game_code])
 
 
-class AgreeForm(FlaskForm):
+class AgreeForm(Form):
     """A confirmation that the whole table (or all but one) agrees: for the hint and the reveal."""
 
     agree = BooleanField(_l("The table agrees"), validators=[DataRequired(_l("Tick the box once the table agrees."))])
 
 
-class NextGameForm(FlaskForm):
+class NextGameForm(Form):
     players = SelectField(_l("Players next game"), choices=PLAYER_CHOICES, coerce=int)
 
 
-class ShowClueForm(FlaskForm):
+class ShowClueForm(Form):
     """The shared-device flow: pick a seat, then confirm that only that player is looking."""
 
     seat = IntegerField(validators=[InputRequired(), NumberRange(1, 5)])

@@ -1,10 +1,10 @@
 """Live updates across any number of server processes, with nothing shared but the database.
 
 A page that wants to hear about changes long-polls: its request waits (up to WAIT_SECONDS) until what it shows
-is out of date, then answers at once. Every change to a table touches `tables.last_activity` in the same
-transaction, so one watcher thread per process reads that column for all the tables someone waits on, a few
-times a second, and wakes exactly those requests. One small query per tick, however many phones wait, and it
-works the same on SQLite and PostgreSQL, behind any proxy that passes a plain HTTP request.
+is out of date, then answers at once. Every change to a table touches its row in `tables` (time and change
+count) in the same transaction, so one watcher thread per process reads those columns for all the tables
+someone waits on, a few times a second, and wakes exactly those requests. One small query per tick, however
+many phones wait, and it works the same on SQLite and PostgreSQL, behind any proxy that passes plain HTTP.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ TICK_SECONDS = 0.15
 
 
 class Watcher:
-    """Wakes the requests waiting on a table when its last_activity changes (any process may change it)."""
+    """Wakes the requests waiting on a table when its row in `tables` changes (any process may change it)."""
 
     def __init__(self, app: Flask) -> None:
         self.app = app
@@ -72,7 +72,8 @@ class Watcher:
                 if not codes:
                     continue
                 try:
-                    rows = dict(db.session.execute(select(TableRecord.code, TableRecord.last_activity).where(TableRecord.code.in_(codes))).all())
+                    found = select(TableRecord.code, TableRecord.last_activity, TableRecord.changes)
+                    rows = {code: (at, changes) for code, at, changes in db.session.execute(found.where(TableRecord.code.in_(codes)))}
                     db.session.commit()
                 except Exception:  # a database hiccup: waiters time out and retry; keep watching
                     db.session.rollback()

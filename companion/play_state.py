@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 import secrets
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .cryptid import Game
 from .cryptid.play import IllegalMove, Move, PlayState, Reveal, Start, OVER
 from .db import MoveRecord, RefereedTable, db
-from .table_state import PURGED_WITH_TABLE, touch
+from .table_state import PURGED_WITH_TABLE, TableHead, read_head, reading, stamped_cache, touch
 
 
 class Conflict(Exception):
@@ -28,10 +28,9 @@ class Conflict(Exception):
         self.state = state
 
 
-def is_refereed(game: Game) -> bool:
-    found = db.session.get(RefereedTable, game.code) is not None
-    db.session.commit()
-    return found
+def is_refereed(game: Game, head: TableHead | None = None) -> bool:
+    """Whether the site referees this game; `head` if the caller just read it."""
+    return (head or read_head(game.code)).refereed
 
 
 def next_refereed_code(game: Game) -> str | None:
@@ -63,14 +62,19 @@ def draw_first(game: Game) -> Start:
     return Start(secrets.randbelow(game.players) + 1)
 
 
+_MOVES = select(MoveRecord.data).where(MoveRecord.code == bindparam("code")).order_by(MoveRecord.seq)
+
+
 def load_moves(game: Game) -> list[Move]:
-    rows = db.session.scalars(select(MoveRecord.data).where(MoveRecord.code == game.code).order_by(MoveRecord.seq)).all()
-    db.session.commit()  # end the read transaction: the next read sees newer commits
+    with reading() as connection:
+        rows = connection.scalars(_MOVES, {"code": game.code}).all()
     return [Move.from_json(json.loads(row)) for row in rows]
 
 
-def load_play(game: Game) -> PlayState:
-    return PlayState.replay(game, load_moves(game))
+def load_play(game: Game, head: TableHead | None = None) -> PlayState:
+    """The game as its moves leave it: folded once per change of the table, then remembered."""
+    stamp = (head or read_head(game.code)).stamp
+    return stamped_cache().get("moves", game.code, stamp, lambda: PlayState.replay(game, load_moves(game)))
 
 
 def append_move(code: str, seq: int, data: dict) -> bool:

@@ -11,18 +11,24 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Callable, Iterator, TypeVar
 
-from flask import Flask
+from flask import Flask, current_app
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import Connection, bindparam, delete, func, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from .db import TableRecord, Unlock, Vote, db, utcnow
+from .db import RefereedTable, TableRecord, Unlock, Vote, db, utcnow
 from .cryptid import Game
 from .cryptid.table import STEPS, agreement_needed, check_step, step_open
+
+
+T = TypeVar("T")
 
 
 class StepNotOpen(ValueError):
@@ -60,27 +66,114 @@ def _insert(model):
 
 
 def touch(code: str) -> None:
-    """Mark the table as active now; live updates wake on this, the purge spares it."""
+    """Mark the table as changed now, in the transaction that changes it: live updates wake on this, pages'
+    ETags and the per-process caches below follow it, the purge spares the table."""
     now = utcnow()
-    statement = _insert(TableRecord).values(code=code, last_activity=now)
-    db.session.execute(statement.on_conflict_do_update(index_elements=["code"], set_={"last_activity": now}))
+    statement = _insert(TableRecord).values(code=code, last_activity=now, changes=1)
+    db.session.execute(
+        statement.on_conflict_do_update(
+            index_elements=["code"], set_={"last_activity": now, "changes": TableRecord.changes + 1}
+        )
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class TableHead:
+    """What one primary-key read tells of a table: its stamp, and whether the site referees its game."""
+
+    stamp: str
+    refereed: bool
+
+
+def _stamp(last_activity: datetime | None, changes: int | None) -> str:
+    # The counter alone tells changes apart (the database adds one under the row's lock); the time as well
+    # keeps a table purged and started again from reusing an old stamp.
+    if last_activity is None:
+        return "0"
+    return f"{int(last_activity.timestamp() * 1_000_000):x}.{changes or 0:x}"
+
+
+@contextmanager
+def reading() -> Iterator[Connection]:
+    """A connection for reads on the hot paths (polls, pages), with statements built once at import.
+
+    Outside a transaction of the session, a short connection of its own: it skips the ORM's bookkeeping, which
+    costs more than the query, and its transaction ends with the block, so the next read sees newer commits.
+    Inside one, the session's own connection, so a request never holds two connections of the pool at once.
+    """
+    if db.session().in_transaction():
+        yield db.session.connection()
+    else:
+        with db.engine.connect() as connection:
+            yield connection
+
+
+_HEAD = (
+    select(TableRecord.last_activity, TableRecord.changes, RefereedTable.code)
+    .outerjoin(RefereedTable, RefereedTable.code == TableRecord.code)
+    .where(TableRecord.code == bindparam("code"))
+)
+_VOTES = select(Vote.step, Vote.seat).where(Vote.code == bindparam("code"))
+_UNLOCKS = select(Unlock.step).where(Unlock.code == bindparam("code"))
+
+
+def read_head(code: str) -> TableHead:
+    """The table's head in one read, so that a poll which finds nothing new costs almost nothing."""
+    with reading() as connection:
+        row = connection.execute(_HEAD, {"code": code}).first()
+    if row is None:
+        return TableHead("0", False)
+    return TableHead(_stamp(row[0], row[1]), row[2] is not None)
 
 
 def table_stamp(code: str) -> str:
-    """The time of the table's last change as a short text: one primary-key read, so a poll that finds
-    nothing new costs almost nothing."""
-    value = db.session.scalar(select(TableRecord.last_activity).where(TableRecord.code == code))
-    db.session.commit()
-    return "0" if value is None else format(int(value.timestamp() * 1_000_000), "x")
+    """A short text that changes exactly when the table changes."""
+    return read_head(code).stamp
 
 
-def load_state(game: Game) -> TableState:
-    stamp = table_stamp(game.code)
+class StampedCache:
+    """What a process last derived from each table (its votes, its folded moves), kept while the table's
+    stamp is unchanged: every change touches the table in its own transaction, so an equal stamp means
+    nothing changed and the database need not be read again. Bounded, least recently used first out."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self.entries: OrderedDict[tuple[str, str], tuple[str, object]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, kind: str, code: str, stamp: str, load: Callable[[], T]) -> T:
+        """The value for `code` at `stamp`: remembered, or `load()`ed (after the stamp was read) and kept."""
+        key = (kind, code)
+        with self.lock:
+            found = self.entries.get(key)
+            if found is not None and found[0] == stamp:
+                self.entries.move_to_end(key)
+                return found[1]  # type: ignore[return-value]
+        value = load()
+        with self.lock:
+            self.entries[key] = (stamp, value)
+            self.entries.move_to_end(key)
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+        return value
+
+
+def stamped_cache() -> StampedCache:
+    return current_app.extensions["stamped_cache"]
+
+
+def load_state(game: Game, head: TableHead | None = None) -> TableState:
+    """The table's votes and unlocks; `head` if the caller just read it, else read now."""
+    stamp = (head or read_head(game.code)).stamp
+    return stamped_cache().get("votes", game.code, stamp, lambda: _read_state(game, stamp))
+
+
+def _read_state(game: Game, stamp: str) -> TableState:
     votes: dict[str, set[int]] = {}
-    for step, seat in db.session.execute(select(Vote.step, Vote.seat).where(Vote.code == game.code)):
-        votes.setdefault(step, set()).add(seat)
-    unlocked = set(db.session.scalars(select(Unlock.step).where(Unlock.code == game.code)))
-    db.session.commit()  # end the read transaction: the next read sees newer commits
+    with reading() as connection:
+        for step, seat in connection.execute(_VOTES, {"code": game.code}):
+            votes.setdefault(step, set()).add(seat)
+        unlocked = set(connection.scalars(_UNLOCKS, {"code": game.code}))
     # Steps in order, so that a step and the step it builds on can both come out of the votes.
     needed = agreement_needed(game.players)
     for step in STEPS:
@@ -167,7 +260,9 @@ PURGE_INTERVAL_SECONDS = 3600
 
 
 def init_app(app: Flask) -> None:
-    """Purge idle games when the app starts and then at most once an hour, on the back of a request."""
+    """A cache of table states per app and process; purge idle games when the app starts and then at most
+    once an hour, on the back of a request."""
+    app.extensions["stamped_cache"] = StampedCache()
     lock = threading.Lock()
     last_run = [0.0]
 

@@ -181,3 +181,29 @@ def test_names_are_listed_the_way_each_language_lists_them(client):
         client.post(link + "/votes/hint")
     client.set_cookie("lang", "ja")
     assert "希望者：Player 1、Player 2" in client.get(links[3]).get_data(as_text=True).replace("プレイヤー", "Player ")
+
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        '{{ _("Asking: %(names)s", names="<b>Ann & Bo</b>") }}',  # placeholders escaped, the translation trusted
+        '{{ _("Row %(n)s", n=3) }}',
+        '{{ _("100%% sure, %(n)d times", n=7) }}',  # a percent sign, and a number format
+        '{{ _("Tap to hide") }}',
+        '{{ ngettext("%(num)s player", "%(num)s players", 1) }} {{ ngettext("%(num)s player", "%(num)s players", 3) }}',
+        '{{ gettext("Skip to content") ~ "<" }}',
+    ],
+)
+def test_templates_translate_and_escape_exactly_like_jinjas_newstyle_gettext(app, source):
+    """The templates' own faster gettext keeps Jinja's contract: the output of Jinja's newstyle gettext."""
+    from flask_babel import get_translations
+    from jinja2 import Environment
+
+    with app.test_request_context("/", headers={"Cookie": "lang=el"}):
+        app.preprocess_request()
+        jinja = Environment(extensions=["jinja2.ext.i18n"], autoescape=True)
+        jinja.install_gettext_translations(get_translations(), newstyle=True)
+        expected = jinja.from_string(source).render()
+        assert app.jinja_env.from_string(source).render() == expected
+        assert "&lt;" in expected or "Ann" not in source

@@ -256,3 +256,24 @@ def test_a_move_from_a_plain_form_without_javascript(apps):
     again = client.post(f"/s/{token}/play", data={"action": "cube", "hex": hex_index, "version": state.version})
     assert again.status_code == 409 and "moved on" in again.get_data(as_text=True)
     assert client.post(f"/s/{token}/play", data={"action": "cube", "hex": "x"}).status_code == 400
+
+
+def test_every_hex_link_on_both_kinds_of_seat_page_is_named_by_elements_on_that_page(apps):
+    """A screen reader names each of the 108 hex links from hidden labels by id: every id must be there, in
+    the phone's language, on the refereed seat page as on the seat page of a box game."""
+    import re
+
+    code, phones = new_table(apps, 3, True)
+    client = apps[0].test_client()
+    client.set_cookie("lang", "el")
+    refereed = f"/s/{phones[0].path.split('/')[3]}"
+    pages = [client.get(refereed).get_data(as_text=True)]
+    host_page = client.post("/", data={"players": "4"}, follow_redirects=True).get_data(as_text=True)
+    seat_path = urlsplit(re.search(r'href="([^"]*/s/[^"]+)"', host_page).group(1)).path
+    pages.append(client.get(seat_path).get_data(as_text=True))
+    for page in pages:
+        ids = set(re.findall(r' id="([^"]+)"', page))
+        named = re.findall(r'<a href="[^"]*\?hex=\d+" aria-labelledby="([^"]+)"', page)
+        assert len(named) == 108
+        assert all(set(value.split()) <= ids for value in named)
+        assert '<span id="r1">Σειρά 1</span>' in page

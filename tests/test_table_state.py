@@ -111,6 +111,61 @@ def test_state_version_changes_with_every_visible_change(app):
         assert len(versions) == 4
 
 
+def test_a_process_that_remembers_a_state_sees_every_change_another_process_makes(app, database_url, tmp_path):
+    """Each app keeps the states it read while the table's stamp holds still; a change made through another
+    app (another server process) moves the stamp, so the remembered state is never served stale."""
+    other = make_app(database_url, tmp_path)
+    game = GAMES[4]
+    with app.app_context():
+        assert load_state(game).votes == {}  # remembered by this app
+    for seat, step in ((1, "hint"), (2, "hint"), (3, "hint"), (1, "reveal")):
+        with other.app_context():
+            cast_vote(game, seat, step)
+        with app.app_context():
+            state = load_state(game)
+            assert seat in state.voters(step)
+            assert load_state(game) is state  # unchanged table: the remembered state, no second read
+    assert "hint" in state.unlocked
+    with other.app_context():
+        withdraw_vote(game, 1, "reveal")
+        db.engine.dispose()
+    with app.app_context():
+        assert load_state(game).voters("reveal") == frozenset()
+
+
+def test_changes_in_the_same_microsecond_still_get_different_stamps(app, monkeypatch):
+    """Two changes stamped with the same clock reading (two processes, one instant) still differ: the stamp
+    counts changes under the row's lock rather than trusting the clock."""
+    from companion import table_state
+
+    instant = utcnow()
+    monkeypatch.setattr(table_state, "utcnow", lambda: instant)
+    game = GAMES[3]
+    with app.app_context():
+        stamps = [load_state(game).stamp]
+        stamps.append(cast_vote(game, 1, "hint").stamp)
+        stamps.append(cast_vote(game, 2, "hint").stamp)
+        stamps.append(withdraw_vote(game, 2, "hint").stamp)
+        assert len(set(stamps)) == 4
+        assert load_state(game).voters("hint") == {1}
+
+
+def test_a_database_from_before_the_change_counter_gets_the_column_on_start(tmp_path):
+    """An earlier release's `tables` had no change counter: starting this version adds it, keeps the rows,
+    and votes work on the old tables."""
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as connection:
+        connection.execute("CREATE TABLE tables (code VARCHAR(11) PRIMARY KEY, last_activity DATETIME)")
+        connection.execute("INSERT INTO tables VALUES (?, '2026-11-01 10:00:00.000000')", (GAMES[3].code,))
+    started = make_app(f"sqlite:///{path}", tmp_path)
+    with started.app_context():
+        assert load_state(GAMES[3]).stamp != "0"
+        assert cast_vote(GAMES[3], 2, "hint").voters("hint") == {2}
+        db.engine.dispose()
+
+
 def test_concurrent_votes_from_many_phones_and_two_servers(app, database_url, tmp_path):
     """Every seat votes twice for the hint, and all but enough seats twice for the reveal, all at once, through
     two app instances (two connection pools, as two server processes would have)."""

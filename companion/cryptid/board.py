@@ -132,12 +132,20 @@ class Board:
             masks[s.color] |= 1 << s.hex
         return masks
 
+    @cached_property
+    def cells(self) -> tuple[tuple[str, str | None], ...]:
+        """(terrain, animal or None) of every board hex, in hex order: worked out once per board."""
+        out = []
+        for index in range(ROWS * COLS):
+            row, col = hex_row_col(index)
+            placement = self.placement_of(index)
+            origin_row, origin_col = slot_origin(placement.slot)
+            out.append(tile_cell(placement.tile, placement.rotated, row - origin_row, col - origin_col))
+        return tuple(out)
+
     def cell(self, index: int) -> tuple[str, str | None]:
         """(terrain, animal or None) shown at a board hex."""
-        row, col = hex_row_col(index)
-        placement = self.placement_of(index)
-        origin_row, origin_col = slot_origin(placement.slot)
-        return tile_cell(placement.tile, placement.rotated, row - origin_row, col - origin_col)
+        return self.cells[index]
 
     def structure_at(self, index: int) -> Structure | None:
         return next((s for s in self.structures if s.hex == index), None)

@@ -47,6 +47,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from . import weights
 from .board import ADVANCED, Board, Structure, TilePlacement, structure_order
@@ -117,7 +118,7 @@ class Game:
     clues: tuple[Clue, ...]
     hint: str
 
-    @property
+    @cached_property
     def code(self) -> str:
         return self.id.to_code()
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, request, url_for
-from flask_babel import gettext
+from ..i18n import gettext
 
 from ..cryptid import ADVANCED, NORMAL
 from ..dealing import dealer

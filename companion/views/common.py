@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from flask import abort, current_app, jsonify, render_template, request, url_for
-from flask_babel import gettext
+from markupsafe import Markup
+from ..i18n import current_language, gettext
 
 from ..diagram import board_svg
 from ..errors import wants_json
@@ -131,6 +133,16 @@ def setup_diagram(game: Game, **options) -> str:
         numbered=True,
         **options,
     )
+
+
+@lru_cache(maxsize=None)
+def _hex_labels(language: str) -> Markup:
+    return Markup(render_template("game/_hex_labels.html"))
+
+
+def hex_labels() -> Markup:
+    """The hidden names a linked map's hexes point to, in the reader's language: drawn once per language."""
+    return _hex_labels(current_language())
 
 
 def map_letters() -> dict[str, str]:

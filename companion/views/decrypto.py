@@ -12,8 +12,9 @@ from __future__ import annotations
 import secrets
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
-from flask_babel import gettext, lazy_gettext as _l
-from flask_wtf import FlaskForm
+from flask_babel import lazy_gettext as _l
+
+from ..forms import Form
 from wtforms import BooleanField, RadioField, SelectField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired
@@ -39,7 +40,7 @@ from ..decrypto.rules import CLUE_LIMIT, MAX_TEAM, MIN_TEAM, NAME_LIMIT
 from ..decrypto.text import illegal_action_text
 from ..decrypto_state import DecryptoTable, create_table, load_table, next_game, play
 from ..errors import error_response
-from ..i18n import LANGUAGES, current_language
+from ..i18n import LANGUAGES, current_language, gettext
 from ..limits import actions_limit, limiter, new_games_limit
 from ..live import long_poll_response
 from ..play_state import Conflict
@@ -64,7 +65,7 @@ TEAM_SIZE_CHOICES = [SelectChoice(str(size), str(size)) for size in range(MIN_TE
 MALFORMED = _l("That form did not make sense. Reload the page and try again.")
 
 
-class NewTableForm(FlaskForm):
+class NewTableForm(Form):
     """How a table plays: team sizes (or split on the phones), where the keywords come from, their language."""
 
     white = RadioField(_l("Players in White"), choices=TEAM_SIZE_CHOICES, default="2", validators=[InputRequired()])

@@ -4,14 +4,13 @@ table's tallies and, once the table agreed, the reveal. Nothing here shows a clu
 from __future__ import annotations
 
 from flask import Blueprint, Flask, redirect, render_template, url_for
-from flask_babel import gettext
+from ..i18n import gettext
 
 from ..cryptid import NoHabitatLeft
 from ..cryptid.table import REVEAL
 from ..errors import error_response
 from ..cryptid.text import no_habitat_left_text
-from ..table_state import load_state
-from ..play_state import is_refereed
+from ..table_state import load_state, read_head
 from . import play
 from .common import GameNotFound, board_context, game_or_404, next_game_for, render_game_not_found, reveal_context
 from .table import latest_unlocked, panel_response, render_panel
@@ -32,9 +31,10 @@ def setup(code: str):
     game = game_or_404(code)
     if code != game.code:
         return redirect(url_for("games.setup", code=game.code), 301)
-    if is_refereed(game):
-        return play.public_page(game, public_panel(game))
-    state = load_state(game)
+    head = read_head(game.code)
+    state = load_state(game, head)
+    if head.refereed:
+        return play.public_page(game, public_panel(game, state), head)
     return render_template(
         "game/setup.html", game=game, host=None, **board_context(game), panel=public_panel(game, state),
         news=latest_unlocked(game, state),

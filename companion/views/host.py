@@ -7,7 +7,7 @@ The host link is a signed token like the seat links; its pages are never cached 
 from __future__ import annotations
 
 from flask import Blueprint, redirect, render_template, url_for
-from flask_babel import gettext
+from ..i18n import gettext
 
 from ..limits import actions_limit, limiter, new_games_limit
 from ..cryptid import Game, NoHabitatLeft
@@ -16,7 +16,7 @@ from ..cryptid.text import clue_text, no_habitat_left_text, seat_name
 from ..forms import AgreeForm, NextGameForm, ShowClueForm
 from ..qr import qr_svg
 from ..security import mark_private
-from ..table_state import StepNotOpen, TableState, load_state, unlock
+from ..table_state import StepNotOpen, TableState, load_state, read_head, unlock
 from ..tokens import host_token
 from ..errors import error_response
 from ..play_state import create_refereed, is_refereed, settle_reveal
@@ -49,9 +49,9 @@ def host_panel(game: Game, state: TableState | None = None, agree_forms: dict | 
     )
 
 
-def _screen(game: Game, status: int = 200, **forms):
+def _screen(game: Game, status: int = 200, state: TableState | None = None, **forms):
     base, reachable = phone_base()
-    state = load_state(game)
+    state = state or load_state(game)
     seats = []
     for seat in range(1, game.players + 1):
         url = seat_url(base, game.code, seat)
@@ -76,9 +76,11 @@ def _screen(game: Game, status: int = 200, **forms):
 @bp.get("/<token>")
 def screen(token: str):
     game = host_game(token)
-    if is_refereed(game):
-        return play.host_page(token, game, host_panel(game))
-    return _screen(game)
+    head = read_head(game.code)
+    state = load_state(game, head)
+    if head.refereed:
+        return play.host_page(token, game, host_panel(game, state), head)
+    return _screen(game, state=state)
 
 
 @bp.get("/<token>/print")

@@ -9,10 +9,12 @@ choices, the host and the public see none. The fragment long-polls (live.wait_fo
 from __future__ import annotations
 
 from flask import Blueprint, make_response, redirect, render_template, request, url_for
-from flask_babel import gettext, lazy_gettext
+from flask_babel import lazy_gettext
+
+from ..i18n import gettext
 
 from ..cryptid import Game
-from ..cryptid.hexgrid import ALL_HEXES, HEX_COUNT, hex_row_col
+from ..cryptid.hexgrid import ALL_HEXES, HEX_COUNT
 from ..cryptid.play import (
     OVER,
     Ask,
@@ -30,12 +32,13 @@ from ..cryptid.text import clue_text, illegal_move_text, log_entry_text, mirror_
 from ..diagram import board_svg, piece_marks, shade_marks
 from ..errors import error_response
 from ..live import long_poll_response
+from ..table_state import TableHead
 from ..play_state import Conflict, draw_first, load_moves, load_play, next_refereed_code, submit
 from ..qr import qr_svg
 from ..tokens import seat_token
 from ..limits import actions_limit, limiter
 from ..security import mark_private
-from .common import game_or_404, hex_name, host_game, map_letters, phone_base, seat_game, seat_url
+from .common import game_or_404, hex_labels, hex_name, host_game, map_letters, phone_base, seat_game, seat_url
 
 bp = Blueprint("play", __name__)
 
@@ -97,8 +100,7 @@ def live_context(game: Game, state: PlayState, *, seat: int | None, live_url: st
         letters=map_letters(),
         habitat=game.habitat if shown.phase == OVER and replay is None else None,
         selected=selected,
-        hex_href=(lambda index: link(hex=index)) if seat is not None and shown.phase != OVER else None,
-        hex_labelledby=(lambda index: _label_ids(game, index)) if seat is not None and shown.phase != OVER else None,
+        hex_href=link() + "?hex={}" if seat is not None and shown.phase != OVER else None,
         marked=choosable if choosable else 0,
         css_class="play-map",
         overlay=marks,
@@ -149,11 +151,6 @@ def _askable(state: PlayState, seat: int) -> int:
 
 def _clue(game: Game, seat: int) -> str:
     return " ".join(clue_text(c, gettext) for c in game.seat_clues(seat))
-
-
-def _label_ids(game: Game, index: int) -> str:
-    row, col = hex_row_col(index)
-    return f"r{row + 1} c{col + 1} {game.board.cell(index)[0][0]}"
 
 
 def _gone_candidates(state: PlayState, seat: int | None) -> list[dict]:
@@ -249,8 +246,8 @@ def seat_context(token: str, game: Game, seat: int, state: PlayState) -> dict:
     return context
 
 
-def seat_page(token: str, game: Game, seat: int, panel: str):
-    state = load_play(game)
+def seat_page(token: str, game: Game, seat: int, panel: str, head: TableHead | None = None):
+    state = load_play(game, head)
     (clue,) = game.seat_clues(seat)
     context = seat_context(token, game, seat, state)
     allowed = game.allowed(seat)
@@ -262,6 +259,7 @@ def seat_page(token: str, game: Game, seat: int, panel: str):
         check=None if selected is None else {"name": context["selected_name"], "disc": bool(allowed >> selected & 1)},
         token=token,
         panel=panel,
+        hex_labels=hex_labels(),
     )
 
 
@@ -273,8 +271,8 @@ def host_context(token: str, game: Game, state: PlayState) -> dict:
                         act_url=url_for("play.host_act", token=token), link=link, replay=_replay_step(state))
 
 
-def host_page(token: str, game: Game, panel: str):
-    state = load_play(game)
+def host_page(token: str, game: Game, panel: str, head: TableHead | None = None):
+    state = load_play(game, head)
     base, reachable = phone_base()
     seats = []
     names = state.display_names(gettext)
@@ -302,8 +300,8 @@ def public_context(game: Game, state: PlayState) -> dict:
                         act_url=None, link=link, replay=_replay_step(state))
 
 
-def public_page(game: Game, panel: str):
-    return render_template("play/public.html", **public_context(game, load_play(game)), panel=panel)
+def public_page(game: Game, panel: str, head: TableHead | None = None):
+    return render_template("play/public.html", **public_context(game, load_play(game, head)), panel=panel)
 
 
 # Live fragments and moves --------------------------------------------------------------------------------------

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from flask import Blueprint, render_template, request, url_for
-from flask_babel import gettext
+from ..i18n import gettext
 
 from ..limits import actions_limit, limiter
 from ..diagram import board_svg
 from ..cryptid import Game
-from ..cryptid.hexgrid import HEX_COUNT, hex_row_col
+from ..cryptid.hexgrid import HEX_COUNT
 from ..cryptid.table import REVEAL, UnknownStep
 from ..cryptid.text import HEX_LABEL, clue_text, seat_name
 from ..security import mark_private
-from ..table_state import StepNotOpen, TableState, cast_vote, load_state, withdraw_vote
-from ..play_state import is_refereed, settle_reveal
+from ..table_state import StepNotOpen, TableState, cast_vote, load_state, read_head, withdraw_vote
+from ..play_state import settle_reveal
 from . import play
-from .common import seat_game, hex_name, map_letters
+from .common import hex_labels, hex_name, map_letters, seat_game
 from .table import after_action, latest_unlocked, panel_response, render_panel, step_error
 
 bp = Blueprint("seats", __name__, url_prefix="/s")
@@ -27,12 +27,6 @@ def _checked_hex() -> int | None:
     if not (value.isascii() and value.isdigit() and len(value) <= 3):
         return None
     return int(value) if int(value) < HEX_COUNT else None
-
-
-def hex_label_ids(game: Game, index: int) -> str:
-    """Ids of the page's hidden labels that name a hex: its row, its column, its terrain."""
-    row, col = hex_row_col(index)
-    return f"r{row + 1} c{col + 1} {game.board.cell(index)[0][0]}"
 
 
 def seat_panel(token: str, game: Game, seat: int, state: TableState | None = None) -> str:
@@ -51,10 +45,11 @@ def seat_panel(token: str, game: Game, seat: int, state: TableState | None = Non
 def seat(token: str):
     game, seat_number = seat_game(token)
     mark_private()
-    if is_refereed(game):
-        return play.seat_page(token, game, seat_number, seat_panel(token, game, seat_number))
+    head = read_head(game.code)
+    state = load_state(game, head)
+    if head.refereed:
+        return play.seat_page(token, game, seat_number, seat_panel(token, game, seat_number, state), head)
     allowed = game.allowed(seat_number)
-    state = load_state(game)
     checked = _checked_hex()
     check = None
     if checked is not None:
@@ -65,8 +60,7 @@ def seat(token: str):
         letters=map_letters(),
         marked=allowed,
         selected=checked,
-        hex_href=lambda index: f"?hex={index}",
-        hex_labelledby=lambda index: hex_label_ids(game, index),
+        hex_href="?hex={}",
         css_class="seat-map",
     )
     return render_template(
@@ -76,6 +70,7 @@ def seat(token: str):
         name=seat_name(seat_number, gettext),
         clues=[clue_text(c, gettext) for c in game.seat_clues(seat_number)],
         area_map=area_map,
+        hex_labels=hex_labels(),
         check=check,
         hex_name_template=gettext(HEX_LABEL),
         panel=seat_panel(token, game, seat_number, state),

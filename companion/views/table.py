@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from babel.lists import format_list
 from flask import make_response, redirect, render_template, request
-from flask_babel import get_locale, gettext
+from flask_babel import get_locale
+
+from ..i18n import gettext
 
 from ..errors import error_response
 from ..cryptid import Game
