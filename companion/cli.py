@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .cryptid import ADVANCED, NORMAL, Game, GameCodeError, NoHabitatLeft, load_game, new_game, next_game
 from .cryptid.text import clue_text, hint_text, mode_name
-from .server import LIVE_CONNECTIONS, SERVERS, default_server, default_workers  # standard library only
+from .server import LIVE_CONNECTIONS, REQUEST_THREADS, SERVERS, default_server, default_workers  # standard library only
 
 PLAYER_CHOICES = (2, 3, 4, 5)
 
@@ -112,6 +112,11 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
         "--play", action="store_true",
         help="refereed tables instead: 5 phones each holding a live-update request, a move every few seconds",
     )
+    load.add_argument(
+        "--hold", type=_at_least(1), metavar="N",
+        help="instead: N phones each holding a live-update request at once, while the site is probed "
+        "(default: off; 1000 is the target)",
+    )
 
     purge = command("purge", "Delete the votes and unlocks of games idle for longer than --days.", _run_purge)
     purge.add_argument(
@@ -132,7 +137,8 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--threads", type=_at_least(1), metavar="N",
-        help=f"threads per worker process (default: {LIVE_CONNECTIONS} shared among the workers, rounded up)",
+        help=f"threads per worker process (default: {LIVE_CONNECTIONS + REQUEST_THREADS}: each can hold "
+        f"{LIVE_CONNECTIONS} live updates and answer other requests meanwhile)",
     )
     serve.add_argument(
         "--server", choices=SERVERS,
@@ -205,7 +211,11 @@ def _run_bench(args) -> int:
 
 
 def _run_load(args) -> int:
-    if args.play:
+    if args.hold:
+        from .loadhold import run_hold_load
+
+        result = run_hold_load(args.hold, args.seconds, args.url)
+    elif args.play:
         from .loadplay import run_play_load
 
         result = run_play_load(args.tables, args.seconds, args.url)

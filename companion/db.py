@@ -120,7 +120,13 @@ def init_app(app: Flask) -> None:
     # A server connection can drop between requests (a restart, a proxy's idle timeout): test it on checkout.
     # A SQLite file cannot, and the test would cost every request a query.
     url = app.config["SQLALCHEMY_DATABASE_URI"]
-    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"pool_pre_ping": not url.startswith("sqlite")})
+    if url.startswith("sqlite:///") and ":memory:" not in url:
+        # Opening a SQLite connection (and setting its pragmas) costs more than a query: keep enough open for
+        # the hundreds of threads of a busy worker, rather than opening and closing one per request.
+        options = {"pool_size": 32, "max_overflow": 96}
+    else:
+        options = {"pool_pre_ping": not url.startswith("sqlite")}
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", options)
     db.init_app(app)
     with app.app_context():
         create_tables(db.engine)

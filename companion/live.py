@@ -24,38 +24,45 @@ TICK_SECONDS = 0.15
 
 
 class Watcher:
-    """Wakes the requests waiting on a table when its row in `tables` changes (any process may change it)."""
+    """Wakes the requests waiting on a table when its row in `tables` changes (any process may change it).
+
+    Each table has its own condition (all sharing one lock), so a change wakes only the requests waiting on
+    that table, not the hundreds waiting on others."""
 
     def __init__(self, app: Flask) -> None:
         self.app = app
-        self.condition = threading.Condition()
+        self.lock = threading.Lock()
         self.waiting: dict[str, int] = {}  # code -> requests waiting on it
+        self.conditions: dict[str, threading.Condition] = {}
         self.stamps: dict[str, object] = {}
         self.thread: threading.Thread | None = None
 
     @contextmanager
     def watching(self, code: str):
         """Have the watcher read the table `code` while the block runs."""
-        with self.condition:
+        with self.lock:
             self._ensure_running()
             self.waiting[code] = self.waiting.get(code, 0) + 1
+            if code not in self.conditions:
+                self.conditions[code] = threading.Condition(self.lock)
         try:
             yield
         finally:
-            with self.condition:
+            with self.lock:
                 self.waiting[code] -= 1
                 if not self.waiting[code]:
-                    del self.waiting[code]
+                    del self.waiting[code], self.conditions[code]
 
     def stamp(self, code: str) -> object:
         """The table's last change as the watcher last read it (None before its first read)."""
-        with self.condition:
+        with self.lock:
             return self.stamps.get(code)
 
     def wait(self, code: str, stamp: object, seconds: float) -> None:
-        """Block until the watcher reads a stamp other than `stamp` for `code`, or `seconds` pass."""
-        with self.condition:
-            self.condition.wait_for(lambda: self.stamps.get(code) != stamp, timeout=seconds)
+        """Block until the watcher reads a stamp other than `stamp` for `code`, or `seconds` pass (only
+        while watching `code`)."""
+        with self.lock:
+            self.conditions[code].wait_for(lambda: self.stamps.get(code) != stamp, timeout=seconds)
 
     def _ensure_running(self) -> None:
         # Started by the first waiter, so each worker process (after a fork) runs its own.
@@ -67,7 +74,7 @@ class Watcher:
         with self.app.app_context():
             while True:
                 time.sleep(TICK_SECONDS)
-                with self.condition:
+                with self.lock:
                     codes = list(self.waiting)
                 if not codes:
                     continue
@@ -79,17 +86,15 @@ class Watcher:
                     db.session.rollback()
                     self.app.logger.exception("live-update watcher could not read the database")
                     continue
-                with self.condition:
-                    changed = False
+                with self.lock:
                     for code in codes:
                         stamp = rows.get(code, "absent")
                         if self.stamps.get(code) != stamp:
-                            changed = True
                             self.stamps[code] = stamp
+                            if code in self.conditions:
+                                self.conditions[code].notify_all()
                     for code in [c for c in self.stamps if c not in self.waiting]:
                         del self.stamps[code]
-                    if changed:
-                        self.condition.notify_all()
 
 
 def wait_for_change(code: str, known: str | None, current: Callable[[], str], seconds: float = WAIT_SECONDS) -> str:

@@ -156,6 +156,9 @@ def percentile_ms(values: list[float], fraction: float) -> float | None:
 def print_errors_and_machine(tally: Tally) -> None:
     for error in tally.errors[:10]:
         print("  error:", error, flush=True)
+    if any("HTTP 429" in error for error in tally.errors):
+        limits = " ".join(f'{name}="{value}"' for name, value in LOAD_LIMITS.items())
+        print(f"  (429: the server's per-address rate limits; start it with {limits} for a load run)", flush=True)
     print(machine_line(), flush=True)
 
 
@@ -179,9 +182,17 @@ def _free_port() -> int:
 SHUTDOWN_SECONDS = 40
 
 
+# Every simulated host and phone comes from 127.0.0.1, where a real game night's phones each have an address
+# of their own: the server started for a load run counts per-address limits far higher.
+LOAD_LIMITS = {
+    "COMPANION_RATE_LIMIT_NEW_GAMES": "100000 per minute",
+    "COMPANION_RATE_LIMIT_ACTIONS": "1000000 per minute",
+}
+
+
 def _start_server() -> tuple[subprocess.Popen, str]:
     port = _free_port()
-    environment = dict(os.environ, COMPANION_INSTANCE_PATH=tempfile.mkdtemp(prefix="companion-load-"))
+    environment = dict(os.environ, COMPANION_INSTANCE_PATH=tempfile.mkdtemp(prefix="companion-load-"), **LOAD_LIMITS)
     server = subprocess.Popen(
         [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port)],
         env=environment,

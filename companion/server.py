@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import errno
 import ipaddress
-import math
 import os
 import select
 import socket
@@ -31,6 +30,7 @@ SERVERS = ("gunicorn", "waitress")
 # and some to spare. Each may hold a live update, so the threads of all processes add up to this number;
 # idle keep-alive connections between polls cost no thread.
 LIVE_CONNECTIONS = 1000
+REQUEST_THREADS = 64  # beyond the live connections: pages, polls and moves answered meanwhile
 # Phones poll every 3 seconds over a kept-alive connection; one that stays silent for this long is closed,
 # so a client holding hundreds of idle connections lets go of them within seconds, not minutes. A request
 # in progress (a live update held for up to 30 seconds) is never idle.
@@ -62,7 +62,10 @@ def default_workers(server: str) -> int:
 
 
 def default_threads(workers: int) -> int:
-    return math.ceil(LIVE_CONNECTIONS / workers)
+    """Threads per worker process: enough to hold every live connection of a game night and still answer
+    everyone else at once. Connections are not dealt out evenly among workers (whichever accepts first takes
+    one), so each worker gets room for all of them; threads start only when needed."""
+    return LIVE_CONNECTIONS + REQUEST_THREADS
 
 
 def serve(

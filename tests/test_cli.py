@@ -148,3 +148,11 @@ def test_a_short_load_run_lasts_as_long_as_asked(capsys):
     seconds = float(re.search(r"for ([\d.]+) s against", report).group(1))
     assert seconds < ARRIVAL_SECONDS
     assert re.search(r": (\d+) requests", report) and ", 0 errors" in report
+
+
+def test_phones_holding_live_updates_are_all_held_at_once_and_the_site_still_answers(capsys):
+    """load --hold against a server of its own: every phone's long poll is held at once, nothing refused."""
+    assert main(["load", "--hold", "30", "--seconds", "5"]) == 0
+    report = capsys.readouterr().out
+    assert "30 phones holding live updates" in report and "30 held at once" in report
+    assert re.search(r"meanwhile [1-9]\d* other requests", report) and "; 0 errors" in report

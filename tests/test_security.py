@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -121,6 +122,26 @@ def test_dealing_games_is_rate_limited_with_a_clear_page(tmp_path):
     assert "Too many requests" in refused.get_data(as_text=True) and refused.headers["Retry-After"]
     other_address = client.post("/", data={"players": "3"}, environ_base={"REMOTE_ADDR": "192.0.2.77"})
     assert other_address.status_code == 303
+
+
+def test_votes_and_refereed_moves_are_rate_limited_but_reading_never_is(tmp_path):
+    """Each limited view checks its own limit (there is no hook before every request): votes and moves from one
+    address stop at the limit with a 429, while the panel's polls and pages keep answering."""
+    from companion.app import create_app
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "k" * 32, "WTF_CSRF_ENABLED": False, "RATE_LIMIT_ACTIONS": "3 per minute"})
+    client = app.test_client()
+    seat = urlsplit(client.post("/", data={"players": "4"}).headers["Location"]).path
+    seat = re.search(r'class="seat-link"[^>]*>([^<]+)<', client.get(seat).get_data(as_text=True)).group(1)
+    seat = urlsplit(seat).path
+    votes = [client.post(f"{seat}/votes/hint").status_code for _ in range(4)]
+    assert votes == [303, 303, 303, 429]
+    assert all(client.get(f"{seat}/table").status_code == 200 for _ in range(10))
+    table = client.post("/api/tables", json={"players": 3}).get_json()
+    move = "/api/seats/" + urlsplit(table["seats"][0]["url"]).path.rsplit("/", 1)[1] + "/play"
+    moves = [client.post(move, json={"action": "name", "name": "Ann"}).status_code for _ in range(4)]
+    assert 429 not in moves[:3] and moves[3] == 429  # each limited view counts on its own
+    assert client.get(move).status_code == 200
 
 
 # Junk of every kind, sent at every route the site has. Nothing may answer 5xx.
