@@ -33,8 +33,13 @@ def actions_limit() -> str:
 def init_app(app: Flask) -> None:
     for name, value in DEFAULT_LIMITS.items():
         app.config.setdefault(name, value)
+    # Said outright: the limiter is one object for every app in the process, and without this an app would
+    # inherit the switch of the app made before it (a benchmark's app turns limits off).
+    app.config.setdefault("RATELIMIT_ENABLED", True)
     limiter.init_app(app)
     # Only the decorated views have limits, and their decorators check them when called; the extension's
     # hook before every request would look for application-wide limits there are none of, costing every
     # poll about a third of a millisecond.
-    app.before_request_funcs[None].remove(limiter._check_request_limit)
+    hooks = app.before_request_funcs.get(None, [])
+    if limiter._check_request_limit in hooks:  # not there when limits are switched off
+        hooks.remove(limiter._check_request_limit)

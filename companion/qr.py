@@ -38,7 +38,8 @@ def qr_svg(data: str) -> str:
     """An SVG QR code (error correction M, 2-module quiet zone) sized by CSS through its viewBox.
 
     A pure function of its text, remembered: a host screen that reloads or polls never draws its codes again
-    (about 4 ms each); 2,048 codes (a few hundred tables of seats and hosts) take about 10 MB."""
+    (several milliseconds each, for the standard's best-of-eight mask search); 2,048 codes (a few hundred
+    tables of seats and hosts) take about 10 MB."""
     code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=2, box_size=10,
                          image_factory=RunLengthSvgPathImage)
     code.add_data(data)

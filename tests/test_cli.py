@@ -156,3 +156,13 @@ def test_phones_holding_live_updates_are_all_held_at_once_and_the_site_still_ans
     report = capsys.readouterr().out
     assert "30 phones holding live updates" in report and "30 held at once" in report
     assert re.search(r"meanwhile [1-9]\d* other requests", report) and "; 0 errors" in report
+
+
+def test_the_page_benchmark_times_every_page_it_names(capsys):
+    """bench --pages, cut short: each page answers (the benchmark's app runs with rate limits off)."""
+    from companion.bench import run_pages
+
+    rows = run_pages(requests=3)
+    assert [row["n"] for row in rows] == [3] * 5
+    assert {row["target_ms"] for row in rows} == {10, 4, 1, None}
+    assert "table panel poll, 304 (target <= 1 ms)" in capsys.readouterr().out
