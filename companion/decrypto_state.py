@@ -16,7 +16,7 @@ from flask import current_app
 from sqlalchemy import select
 
 from .cryptid.codes import ALPHABET
-from .db import DecryptoTableRecord, MoveRecord, db
+from .db import DecryptoTableRecord, MoveRecord, db, writing
 from .decrypto import Move, Setup, State, load_words, move_from_json, replay, used_after
 from .play_state import Conflict, append_move
 from .table_state import PURGED_WITH_TABLE, touch
@@ -53,9 +53,9 @@ def create_table(team_sizes: tuple[int, int] | None, language: str | None) -> st
     code = new_table_id()
     setup = Setup.create(server_key(), code, team_sizes=team_sizes, language=language)
     used = [] if language is None else sorted(used_after(load_words(language), (), _dealt(setup)))
-    touch(code)
-    db.session.add(DecryptoTableRecord(code=code, setup=json.dumps(setup.to_json()), used=json.dumps(used)))
-    db.session.commit()
+    with writing():
+        touch(code)
+        db.session.add(DecryptoTableRecord(code=code, setup=json.dumps(setup.to_json()), used=json.dumps(used)))
     return code
 
 

@@ -8,11 +8,38 @@ counted is the phone's, not the proxy's.
 
 from __future__ import annotations
 
+import threading
+
 from flask import Flask, current_app
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits.storage import MemoryStorage
 
-limiter = Limiter(key_func=get_remote_address, storage_uri="memory://", default_limits=[], headers_enabled=True)
+
+
+class ThreadSafeMemoryStorage(MemoryStorage):
+    """limits' in-memory counts, with its expiry timer restarted under a lock. limits (5.x) restarts the timer
+    from any request that counts: two at once could both start the same new timer, and the second start raised
+    RuntimeError, answering a vote with HTTP 500 on a busy night."""
+
+    STORAGE_SCHEME = ["companion-memory"]
+
+    def __init__(self, *args, **kwargs) -> None:
+        self._timer_lock = threading.Lock()
+        super().__init__(*args, **kwargs)
+
+    def _MemoryStorage__schedule_expiry(self) -> None:  # the name limits' own calls resolve to
+        with self._timer_lock:
+            if not self.timer.is_alive():
+                timer = threading.Timer(0.01, self._MemoryStorage__expire_events)
+                timer.daemon = True
+                timer.start()
+                self.timer = timer
+
+
+limiter = Limiter(
+    key_func=get_remote_address, storage_uri="companion-memory://", default_limits=[], headers_enabled=True
+)
 
 DEFAULT_LIMITS = {
     # A host deals a game every few minutes; a club behind one address deals a few dozen an hour.

@@ -68,14 +68,14 @@ class Client:
         except (OSError, http.client.HTTPException) as exc:
             self.tally.record(time.perf_counter() - start, f"{method} {path}: {exc!r}")
             self.connection.close()
-            return None, "", {}
+            return None, "", http.client.HTTPMessage()
         elapsed = time.perf_counter() - start
         cookie = response.getheader("Set-Cookie")
         if cookie:
             self.cookie = cookie.split(";", 1)[0]
         error = None if response.status in expect else f"{method} {path}: HTTP {response.status}"
         self.tally.record(elapsed, error)
-        return response.status, text, dict(response.getheaders())
+        return response.status, text, response.headers  # names match in any case, as HTTP says
 
 
 def _csrf(page: str) -> str:
@@ -99,7 +99,7 @@ def _table(host: str, port: int, phones: int, arrival: float, until: float, tall
     _, home, _ = screen.request("GET", "/")
     players = min(5, max(2, phones))
     status, _, headers = screen.request("POST", "/", {"csrf_token": _csrf(home), "players": players}, expect=(303,))
-    if status != 303:
+    if status != 303 or not headers.get("Location"):
         return
     setup_path = urlsplit(headers["Location"]).path
     _, setup, _ = screen.request("GET", setup_path)

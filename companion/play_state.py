@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .cryptid import Game
 from .cryptid.play import IllegalMove, Move, PlayState, Reveal, Start, OVER
-from .db import MoveRecord, RefereedTable, db
+from .db import MoveRecord, RefereedTable, db, writing
 from .table_state import PURGED_WITH_TABLE, TableHead, read_head, reading, stamped_cache, touch
 
 
@@ -42,15 +42,15 @@ def next_refereed_code(game: Game) -> str | None:
 
 def create_refereed(game: Game, start: bool = False, previous: Game | None = None) -> PlayState:
     """Make `game` a refereed table (idempotent); with start, draw the first player and begin at once."""
-    touch(game.code)
-    if db.session.get(RefereedTable, game.code) is None:
-        db.session.add(RefereedTable(code=game.code))
-    if previous is not None:
-        db.session.execute(update(RefereedTable).where(RefereedTable.code == previous.code).values(next_code=game.code))
     try:
-        db.session.commit()
+        with writing():
+            touch(game.code)
+            if db.session.get(RefereedTable, game.code) is None:
+                db.session.add(RefereedTable(code=game.code))
+            if previous is not None:
+                db.session.execute(update(RefereedTable).where(RefereedTable.code == previous.code).values(next_code=game.code))
     except IntegrityError:  # created by a racing request: the same table
-        db.session.rollback()
+        pass
     state = load_play(game)
     if start and state.version == 0:
         state = submit(game, draw_first(game))
@@ -80,12 +80,11 @@ def load_play(game: Game, head: TableHead | None = None) -> PlayState:
 def append_move(code: str, seq: int, data: dict) -> bool:
     """Store `data` as move `seq` of table `code` with whatever else the session holds, and wake live updates;
     False (and nothing stored) when another move already took that place."""
-    touch(code)
-    db.session.add(MoveRecord(code=code, seq=seq, data=json.dumps(data)))
     try:
-        db.session.commit()
+        with writing():
+            touch(code)
+            db.session.add(MoveRecord(code=code, seq=seq, data=json.dumps(data)))
     except IntegrityError:
-        db.session.rollback()
         return False
     return True
 

@@ -3,8 +3,13 @@ cookies marked Secure over HTTPS, and trusting a reverse proxy's forwarded heade
 
 from __future__ import annotations
 
-from flask import Flask, Response, g, request
-from flask.sessions import SecureCookieSessionInterface
+import copy
+import time
+from functools import lru_cache
+
+from flask import Flask, Request, Response, g, request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 CONTENT_SECURITY_POLICY = (
@@ -31,10 +36,41 @@ def _headers(response: Response) -> Response:
 
 
 class SessionInterface(SecureCookieSessionInterface):
-    """Flask's signed-cookie sessions, with the cookie marked Secure whenever the page came over HTTPS."""
+    """Flask's signed-cookie sessions, with the cookie marked Secure whenever the page came over HTTPS.
+
+    A phone sends the same cookie with every poll, so each cookie's signature is checked once and its
+    contents remembered (bounded, least recently used first out); the age limit is still checked each time."""
+
+    def __init__(self) -> None:
+        self._serializers: dict[tuple, URLSafeTimedSerializer | None] = {}
+        self._opened = lru_cache(maxsize=4096)(self._open)
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return request.is_secure or super().get_cookie_secure(app)
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        keys = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()))
+        if keys not in self._serializers:
+            self._serializers[keys] = super().get_signing_serializer(app)
+        return self._serializers[keys]
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        serializer = self.get_signing_serializer(app)
+        value = request.cookies.get(self.get_cookie_name(app))
+        if serializer is None or not value:
+            return super().open_session(app, request)
+        opened = self._opened(serializer, value)
+        if opened is None or time.time() - opened[1] > app.permanent_session_lifetime.total_seconds():
+            return self.session_class()
+        return self.session_class(copy.deepcopy(opened[0]))  # a request may change its own copy only
+
+    @staticmethod
+    def _open(serializer: URLSafeTimedSerializer, value: str) -> tuple[dict, float] | None:
+        try:
+            data, signed = serializer.loads(value, return_timestamp=True)
+        except BadSignature:
+            return None
+        return data, signed.timestamp()
 
 
 def init_app(app: Flask) -> None:

@@ -1,10 +1,10 @@
 """What a table decided for a game: who asked for which step, and which steps are unlocked.
 
 Votes and unlocks are rows guarded by unique constraints and written with INSERT ... ON CONFLICT, so votes
-arriving together from many phones and server processes are never lost nor counted twice. A vote commits
-first and the unlock check counts afterwards in a new transaction, so whichever vote commits last sees them
-all and records the unlock. Reading derives the unlock from the votes as well, so a crash between a vote's
-commit and its unlock's can never leave "3 of 3 want it" locked.
+arriving together from many phones and server processes are never lost nor counted twice. Every change first
+touches the table's row, which the database keeps locked until the commit, so a vote's count after its insert
+sees every vote committed before it: whichever vote commits last sees them all and records the unlock.
+Reading derives the unlock from the votes as well, so "3 of 3 want it" can never stay locked.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import lru_cache
+from types import SimpleNamespace
 from typing import Callable, Iterator, TypeVar
 
 from flask import Flask, current_app
@@ -23,7 +25,7 @@ from sqlalchemy import Connection, bindparam, delete, func, select
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from .db import RefereedTable, TableRecord, Unlock, Vote, db, utcnow
+from .db import RefereedTable, TableRecord, Unlock, Vote, db, utcnow, writing
 from .cryptid import Game
 from .cryptid.table import STEPS, agreement_needed, check_step, step_open
 
@@ -42,7 +44,7 @@ class TableState:
     players: int
     votes: dict[str, frozenset[int]] = field(default_factory=dict)
     unlocked: frozenset[str] = frozenset()
-    stamp: str = "0"  # the table's last change (table_stamp), read before the rest
+    stamp: str = "0"  # the table's last change (read_head), read before the rest
 
     @property
     def needed(self) -> int:
@@ -60,21 +62,30 @@ class TableState:
         return self.stamp
 
 
-def _insert(model):
-    dialect = db.session.get_bind().dialect.name
-    return (postgresql_insert if dialect == "postgresql" else sqlite_insert)(model)
+@lru_cache(maxsize=None)
+def _upserts(dialect: str) -> SimpleNamespace:
+    """The write statements, built once per dialect (INSERT ... ON CONFLICT is spelled per dialect)."""
+    insert = postgresql_insert if dialect == "postgresql" else sqlite_insert
+    touch = insert(TableRecord).values(code=bindparam("code"), last_activity=bindparam("now"), changes=1)
+    return SimpleNamespace(
+        touch=touch.on_conflict_do_update(
+            index_elements=["code"],
+            set_={"last_activity": touch.excluded.last_activity, "changes": TableRecord.changes + 1},
+        ),
+        vote=insert(Vote).values(code=bindparam("code"), step=bindparam("step"), seat=bindparam("seat")).on_conflict_do_nothing(),
+        unlock=insert(Unlock).values(code=bindparam("code"), step=bindparam("step")).on_conflict_do_nothing(),
+    )
+
+
+def _statements() -> SimpleNamespace:
+    return _upserts(db.session.get_bind().dialect.name)
 
 
 def touch(code: str) -> None:
-    """Mark the table as changed now, in the transaction that changes it: live updates wake on this, pages'
-    ETags and the per-process caches below follow it, the purge spares the table."""
-    now = utcnow()
-    statement = _insert(TableRecord).values(code=code, last_activity=now, changes=1)
-    db.session.execute(
-        statement.on_conflict_do_update(
-            index_elements=["code"], set_={"last_activity": now, "changes": TableRecord.changes + 1}
-        )
-    )
+    """Mark the table as changed now, first thing in the transaction that changes it: the database locks the
+    table's row until the commit, so changes to one table take turns. Live updates wake on this, pages' ETags
+    and the per-process caches below follow it, the purge spares the table."""
+    db.session.connection().execute(_statements().touch, {"code": code, "now": utcnow()})
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +112,8 @@ def reading() -> Iterator[Connection]:
     costs more than the query, and its transaction ends with the block, so the next read sees newer commits.
     Inside one, the session's own connection, so a request never holds two connections of the pool at once.
     """
-    if db.session().in_transaction():
+    # registry.has(): asking a session that does not exist yet would create one, for nothing, on every poll.
+    if db.session.registry.has() and db.session().in_transaction():
         yield db.session.connection()
     else:
         with db.engine.connect() as connection:
@@ -124,11 +136,6 @@ def read_head(code: str) -> TableHead:
     if row is None:
         return TableHead("0", False)
     return TableHead(_stamp(row[0], row[1]), row[2] is not None)
-
-
-def table_stamp(code: str) -> str:
-    """A short text that changes exactly when the table changes."""
-    return read_head(code).stamp
 
 
 class StampedCache:
@@ -182,15 +189,8 @@ def _read_state(game: Game, stamp: str) -> TableState:
     return TableState(game.players, {s: frozenset(v) for s, v in votes.items()}, frozenset(unlocked), stamp)
 
 
-def _record_unlock(game: Game, step: str) -> None:
-    db.session.execute(_insert(Unlock).values(code=game.code, step=step).on_conflict_do_nothing())
-
-
-def _unlock_if_agreed(game: Game, step: str) -> None:
-    count = db.session.scalar(select(func.count()).select_from(Vote).where(Vote.code == game.code, Vote.step == step))
-    if count >= agreement_needed(game.players):
-        _record_unlock(game, step)
-    db.session.commit()
+_COUNT_VOTES = select(func.count()).select_from(Vote).where(Vote.code == bindparam("code"), Vote.step == bindparam("step"))
+_WITHDRAW = delete(Vote).where(Vote.code == bindparam("code"), Vote.step == bindparam("step"), Vote.seat == bindparam("seat"))
 
 
 def _state_for(game: Game, step: str) -> TableState:
@@ -207,10 +207,13 @@ def cast_vote(game: Game, seat: int, step: str) -> TableState:
     state = _state_for(game, step)
     if step in state.unlocked:
         return state
-    touch(game.code)
-    db.session.execute(_insert(Vote).values(code=game.code, step=step, seat=seat).on_conflict_do_nothing())
-    db.session.commit()
-    _unlock_if_agreed(game, step)
+    key = {"code": game.code, "step": step}
+    with writing() as connection:
+        touch(game.code)
+        connection.execute(_statements().vote, {**key, "seat": seat})
+        # Every vote of this table that committed before is counted: it touched the row first, as this one did.
+        if connection.scalar(_COUNT_VOTES, key) >= agreement_needed(game.players):
+            connection.execute(_statements().unlock, key)
     return load_state(game)
 
 
@@ -218,9 +221,9 @@ def withdraw_vote(game: Game, seat: int, step: str) -> TableState:
     """Seat no longer asks for step; after the unlock there is nothing to take back."""
     check_step(step)
     if step not in load_state(game).unlocked:
-        db.session.execute(delete(Vote).where(Vote.code == game.code, Vote.step == step, Vote.seat == seat))
-        touch(game.code)
-        db.session.commit()
+        with writing() as connection:
+            touch(game.code)
+            connection.execute(_WITHDRAW, {"code": game.code, "step": step, "seat": seat})
     return load_state(game)
 
 
@@ -229,9 +232,9 @@ def unlock(game: Game, step: str) -> TableState:
     state = _state_for(game, step)
     if step in state.unlocked:
         return state
-    touch(game.code)
-    _record_unlock(game, step)
-    db.session.commit()
+    with writing() as connection:
+        touch(game.code)
+        connection.execute(_statements().unlock, {"code": game.code, "step": step})
     return load_state(game)
 
 
@@ -243,10 +246,10 @@ def purge_idle(days: int) -> int:
     """
     cutoff = utcnow() - timedelta(days=days)
     idle = select(TableRecord.code).where(TableRecord.last_activity < cutoff).scalar_subquery()
-    for model in PURGED_WITH_TABLE:
-        db.session.execute(delete(model).where(model.code.in_(idle)))
-    removed = db.session.execute(delete(TableRecord).where(TableRecord.last_activity < cutoff)).rowcount
-    db.session.commit()
+    with writing() as connection:
+        for model in PURGED_WITH_TABLE:
+            connection.execute(delete(model).where(model.code.in_(idle)))
+        removed = connection.execute(delete(TableRecord).where(TableRecord.last_activity < cutoff)).rowcount
     return removed
 
 

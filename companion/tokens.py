@@ -9,6 +9,7 @@ reads as None and the views answer 404.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from flask import current_app
 from itsdangerous import BadSignature, Signer
@@ -29,7 +30,12 @@ TOKEN_PATH = re.compile(r"/(s|h|api/seats|api/hosts|decrypto/h|decrypto/j|decryp
 
 
 def _signer(salt: str) -> Signer:
-    return Signer(current_app.config["SECRET_KEY"], salt=salt)
+    return _signer_for(current_app.config["SECRET_KEY"], salt)
+
+
+@lru_cache(maxsize=64)
+def _signer_for(secret_key: str, salt: str) -> Signer:
+    return Signer(secret_key, salt=salt)
 
 
 def seat_token(code: str, seat: int) -> str:
@@ -51,8 +57,15 @@ def unsign(token: str, salt: str) -> str | None:
     """The payload of a genuine token of the kind `salt` names; None for anything else."""
     if not token or len(token) > MAX_TOKEN_LENGTH or not token.isascii():
         return None
+    return _verified(current_app.config["SECRET_KEY"], salt, token)
+
+
+@lru_cache(maxsize=8192)
+def _verified(secret_key: str, salt: str, token: str) -> str | None:
+    """A token's payload, or None; remembered, as every phone sends its token with each poll (a few thousand
+    entries: a busy night's seats, bounded so that junk tokens only push out old ones)."""
     try:
-        return _signer(salt).unsign(token).decode()
+        return _signer_for(secret_key, salt).unsign(token).decode()
     except (BadSignature, UnicodeDecodeError):
         return None
 

@@ -7,11 +7,11 @@ import threading
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from companion.app import create_app
 from companion.cli import main
-from companion.db import Base, TableRecord, db, utcnow
+from companion.db import Base, TableRecord, Unlock, db, utcnow
 from companion.cryptid import load_game
 from companion.cryptid.table import UnknownStep, agreement_needed
 from companion.table_state import StepNotOpen, cast_vote, load_state, purge_idle, unlock, withdraw_vote
@@ -200,6 +200,8 @@ def test_concurrent_votes_from_many_phones_and_two_servers(app, database_url, tm
             state = load_state(game)
             # Votes after the unlock are not needed and not stored; the unlock saw at least enough.
             assert "hint" in state.unlocked and len(state.voters("hint")) >= state.needed
+            # The vote that completed the agreement counted every vote before it and stored the unlock itself.
+            assert set(db.session.scalars(select(Unlock.step).where(Unlock.code == game.code))) == {"hint"}
             assert state.voters("reveal") == frozenset(range(1, state.needed))
             assert "reveal" not in state.unlocked
     with other.app_context():

@@ -17,7 +17,7 @@ from ..errors import error_response
 from ..cryptid import Game
 from ..cryptid.table import HINT, REVEAL, STEPS, TILE_HINT, UnknownStep
 from ..cryptid.text import hint_text, seat_name, tile_hint_text
-from ..table_state import StepNotOpen, TableState, load_state, table_stamp
+from ..table_state import StepNotOpen, TableState, load_state, read_head
 from .common import hex_name
 
 PANEL_TEMPLATE = "game/_table.html"
@@ -81,11 +81,12 @@ def panel_etag(state: TableState, seat: int | None) -> str:
 
 def panel_response(game: Game, render, seat: int | None):
     """The fragment `render(state)` makes, or 304 after one read of the table's stamp while nothing changed."""
-    etag = f"{table_stamp(game.code)}-{seat or 0}"
+    head = read_head(game.code)
+    etag = f"{head.stamp}-{seat or 0}"
     if request.if_none_match.contains(etag):
         response = make_response("", 304)
     else:
-        state = load_state(game)
+        state = load_state(game, head)
         etag = panel_etag(state, seat)
         response = make_response(render(state))
     response.set_etag(etag)
