@@ -125,13 +125,14 @@ def run_pages(requests: int = 300) -> list[dict]:
     """Server time of the pages a game night leans on, in-process: from the WSGI call to the last byte of the
     body, with the headers a phone sends (compression included), so neither network nor client is counted.
     The host screen with 5 players in Greek, a seat page, a refereed seat, the 304 of a panel's poll, and a
-    refereed seat's live fragment; each is drawn once before timing."""
+    refereed seat's live fragment, each drawn once before timing; then the QR code of a new seat link."""
     import os
     import tempfile
 
     from werkzeug.test import EnvironBuilder
 
     from .app import create_app
+    from .qr import encode
     from .tokens import host_token, seat_token
 
     os.environ.setdefault("COMPANION_INSTANCE_PATH", tempfile.mkdtemp(prefix="companion-bench-"))
@@ -175,4 +176,8 @@ def run_pages(requests: int = 300) -> list[dict]:
         row = _report(label + (f" (target <= {target} ms)" if target else ""), times)
         rows.append(row | {"target_ms": target})
     app.extensions["dealer"].stop()
+    # A new host screen draws six codes before anything is remembered: one link of a seat's length each time.
+    links = iter([f"http://192.0.2.10:5000/s/{seat[3:-8]}{number:08d}" for number in range(requests)])
+    times = [_timed(lambda: encode(next(links)).to_svg())[0] for _ in range(requests)]
+    rows.append(_report("QR code of a new seat link", times) | {"target_ms": None})
     return rows

@@ -133,7 +133,7 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=5000, metavar="P", help="port (default: %(default)s)")
     serve.add_argument(
         "--workers", type=_at_least(1), metavar="N",
-        help=f"worker processes, gunicorn only (default: one per core, {default_workers(server)} here)",
+        help=f"worker processes, granian only (default: one per core, {default_workers(server)} here)",
     )
     serve.add_argument(
         "--threads", type=_at_least(1), metavar="N",
@@ -142,7 +142,7 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--server", choices=SERVERS,
-        help=f"gunicorn (Linux, macOS) or waitress (any system) (default: {server} here)",
+        help=f"granian (Linux, macOS) or waitress (any system) (default: {server} here)",
     )
     return parser
 

@@ -178,7 +178,7 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-# Stopping, gunicorn lets requests in progress finish for up to its 30-second graceful timeout.
+# Stopping, the server lets requests in progress finish for up to 30 seconds (server.STOP_SECONDS).
 SHUTDOWN_SECONDS = 40
 
 

@@ -1,12 +1,13 @@
 """`python -m companion serve`: the site on a production server, every core busy, with one clear banner.
 
-Where gunicorn runs (Linux, macOS) the site runs in one worker process per core, each with a pool of
-threads (gthread workers): a phone's live-update connection, held open for up to 30 seconds, takes one
-thread, never a whole process. Elsewhere (Windows) waitress runs the site in one process with threads.
+On Linux and macOS granian runs the site in one worker process per core: connections, keep-alive and HTTP
+parsing are handled in Rust outside Python's interpreter lock, and each worker runs the site itself on a
+pool of threads. A phone's live-update request, held open for up to 30 seconds, takes one thread, never a
+whole process. Elsewhere (Windows) waitress runs the site in one process with threads.
 
-Workers are not preloaded: each worker process calls create_app() after it starts, so anything the site
-starts (threads, connection pools) belongs to that worker. The secret key is settled in the first process,
-before any worker starts, so every worker signs with the same key.
+Each worker process calls create_app() after it starts, so anything the site starts (threads, connection
+pools) belongs to that worker. The secret key is settled in the first process, before any worker starts,
+so every worker signs with the same key.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from .network import lan_address
 if TYPE_CHECKING:  # the command line reads this module's defaults without loading Flask
     from flask import Flask
 
-SERVERS = ("gunicorn", "waitress")
+SERVERS = ("granian", "waitress")
 # Connections open at once: every phone of a big game night (40 tables of 5 phones and their host screens)
 # and some to spare. Each may hold a live update, so the threads of all processes add up to this number;
 # idle keep-alive connections between polls cost no thread.
@@ -36,11 +37,8 @@ REQUEST_THREADS = 64  # beyond the live connections: pages, polls and moves answ
 # in progress (a live update held for up to 30 seconds) is never idle.
 IDLE_SECONDS = 10
 IDLE_CHECK_SECONDS = 5  # waitress looks for idle connections this often
-WORKER_SILENCE_SECONDS = 30  # gunicorn restarts a worker process whose main loop stays silent this long
-MAX_REQUEST_HEADERS = 16 * 1024  # all header lines together (waitress); a browser sends about 1 KiB
-MAX_REQUEST_LINE = 4094  # method, address and query: the site's longest address is a few hundred bytes
-MAX_HEADER_FIELD = 8190  # one header line (gunicorn has no limit for all of them together)
-MAX_HEADER_FIELDS = 50  # header lines per request (gunicorn); a browser sends about 15
+MAX_REQUEST_HEADERS = 16 * 1024  # the request line and all header lines together; a browser sends about 1 KiB
+STOP_SECONDS = 30  # stopping, requests in progress (a held live update at most) get this long to finish
 SELECT_SOCKET_LIMIT = 500  # without poll() (Windows), select() watches at most 512 sockets
 LISTEN_BACKLOG = 2048  # phones scanning their QR codes at once wait here, not refused
 
@@ -49,22 +47,22 @@ class ServeError(Exception):
     """The server cannot start; the message says why and what to do instead."""
 
 
-def gunicorn_available() -> bool:
-    return sys.platform != "win32" and find_spec("gunicorn") is not None
+def granian_available() -> bool:
+    return sys.platform != "win32" and find_spec("granian") is not None
 
 
 def default_server() -> str:
-    return "gunicorn" if gunicorn_available() else "waitress"
+    return "granian" if granian_available() else "waitress"
 
 
 def default_workers(server: str) -> int:
-    return (os.cpu_count() or 1) if server == "gunicorn" else 1
+    return (os.cpu_count() or 1) if server == "granian" else 1
 
 
 def default_threads(workers: int) -> int:
     """Threads per worker process: enough to hold every live connection of a game night and still answer
     everyone else at once. Connections are not dealt out evenly among workers (whichever accepts first takes
-    one), so each worker gets room for all of them; threads start only when needed."""
+    one), so each worker gets room for all of them; threads start only when needed and stop when idle."""
     return LIVE_CONNECTIONS + REQUEST_THREADS
 
 
@@ -80,30 +78,41 @@ def serve(
     from .app import create_app, environment_settings, instance_folder, secret_key
 
     server = server or default_server()
-    if server == "gunicorn" and not gunicorn_available():
-        raise ServeError("gunicorn runs on Linux and macOS only: use --server waitress here.")
+    if server == "granian" and not granian_available():
+        raise ServeError("granian runs on Linux and macOS here: use --server waitress on this system.")
     if server == "waitress" and workers not in (None, 1):
-        raise ServeError("waitress runs one process (with threads): leave out --workers, or use gunicorn.")
+        raise ServeError("waitress runs one process (with threads): leave out --workers, or use granian.")
     workers = workers or default_workers(server)
     threads = threads or default_threads(workers)
     public_url = environment_settings().get("PUBLIC_URL")
     instance = instance_folder()
     secret_key(instance)  # made (or refused) here, once, before any worker reads it
-    site = create_app() if server == "waitress" else None  # gunicorn's workers each build their own
-    listener = listen(host, port)
+    site = create_app() if server == "waitress" else None  # granian's workers each build their own
+    listener = listen(host, port, accept=server == "waitress")  # granian opens its own sockets
     print(banner(host, port, public_url, lan_address(), server, workers, threads, str(instance)), flush=True)
-    if server == "gunicorn":
-        _run_gunicorn(listener, workers, threads)
+    if server == "granian":
+        _run_granian(listener, workers, threads)
     else:
         _run_waitress(site, listener, threads)
 
 
-def listen(host: str, port: int) -> socket.socket:
-    """A listening socket, opened before the banner so that a busy port gets a message, not a traceback."""
+def listen(host: str, port: int, accept: bool = True) -> socket.socket:
+    """A socket bound to the port, opened before the banner so that a busy port gets a message, not a
+    traceback; listening if `accept`, else only holding the address for a server that opens its own."""
     try:
         family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0][0]
         both = family == socket.AF_INET6 and host in ("::", "") and socket.has_dualstack_ipv6()
-        return socket.create_server((host, port), family=family, backlog=LISTEN_BACKLOG, dualstack_ipv6=both)
+        if accept:
+            return socket.create_server((host, port), family=family, backlog=LISTEN_BACKLOG, dualstack_ipv6=both)
+        # Bound as create_server() binds, but not listening: until the real server listens, a phone is
+        # refused (and retries) instead of waiting on a connection nobody will answer.
+        held = socket.socket(family, socket.SOCK_STREAM)
+        if os.name == "posix":
+            held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if both:
+            held.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        held.bind((host, port))  # a refusal leaves with the process, which stops with a message
+        return held
     except socket.gaierror:
         raise ServeError(
             f"{host} is no name or address this computer knows: use --host 0.0.0.0 (every address)."
@@ -177,39 +186,45 @@ def banner(
     return "\n".join(lines)
 
 
-def _run_gunicorn(listener: socket.socket, workers: int, threads: int) -> None:
-    from gunicorn.app.base import BaseApplication  # imports fcntl: only where gunicorn runs
+def _run_granian(listener: socket.socket, workers: int, threads: int) -> None:
+    import logging
 
-    from .app import APP_NAME, create_app
+    from granian import Granian
+    from granian.constants import HTTPModes, Interfaces
+    from granian.http import HTTP1Settings
+    from granian.log import LogLevels
 
-    options = {
-        "bind": [f"fd://{listener.detach()}"],  # gunicorn owns the socket from here on
-        "workers": workers,
-        "worker_class": "gthread",
-        "threads": threads,
-        "worker_connections": LIVE_CONNECTIONS + threads,  # every thread busy and every phone idle between polls
-        "keepalive": IDLE_SECONDS,
-        "timeout": WORKER_SILENCE_SECONDS,
-        "limit_request_line": MAX_REQUEST_LINE,
-        "limit_request_field_size": MAX_HEADER_FIELD,
-        "limit_request_fields": MAX_HEADER_FIELDS,
-        "preload_app": False,
-        "proc_name": APP_NAME,
-        "loglevel": "warning",
-        "control_socket_disable": True,
-    }
+    address, port = listener.getsockname()[:2]
+    listener.close()  # granian binds the port again at once (on Linux, one socket per worker)
+    logging.getLogger("_granian").addFilter(_QuietAboutThreads())
+    Granian(
+        "companion.app:create_app",
+        factory=True,
+        interface=Interfaces.WSGI,
+        address=address,
+        port=port,
+        workers=workers,
+        blocking_threads=threads,
+        backpressure=threads,  # requests in progress per worker: every thread busy, none turned away
+        backlog=LISTEN_BACKLOG,
+        http=HTTPModes.http1,  # behind a proxy or on a LAN; phones speak HTTP/1.1 to it
+        websockets=False,
+        http1_settings=HTTP1Settings(
+            header_read_timeout=IDLE_SECONDS * 1000,  # also how long a kept-alive connection may stay silent
+            max_buffer_size=MAX_REQUEST_HEADERS,  # longer request headers get a 431
+        ),
+        respawn_failed_workers=True,
+        workers_kill_timeout=STOP_SECONDS,
+        log_level=LogLevels.warning,
+    ).serve()
 
-    class Site(BaseApplication):
-        """The companion as a gunicorn application: each worker builds its own site."""
 
-        def load_config(self) -> None:
-            for name, value in options.items():
-                self.cfg.set(name, value)
+class _QuietAboutThreads:
+    """Drops granian's warning that a thousand threads per worker is many for the cores: it is deliberate,
+    each held live update takes one, and they start only when needed."""
 
-        def load(self) -> Flask:
-            return create_app()
-
-    Site().run()
+    def filter(self, record) -> bool:
+        return "Python threads" not in record.getMessage()
 
 
 def _run_waitress(site: Flask, listener: socket.socket, threads: int) -> None:

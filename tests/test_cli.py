@@ -159,10 +159,12 @@ def test_phones_holding_live_updates_are_all_held_at_once_and_the_site_still_ans
 
 
 def test_the_page_benchmark_times_every_page_it_names(capsys):
-    """bench --pages, cut short: each page answers (the benchmark's app runs with rate limits off)."""
+    """bench --pages, cut short: each page answers (the benchmark's app runs with rate limits off), and a new
+    QR code is timed too."""
     from companion.bench import run_pages
 
     rows = run_pages(requests=3)
-    assert [row["n"] for row in rows] == [3] * 5
+    assert [row["n"] for row in rows] == [3] * 6
     assert {row["target_ms"] for row in rows} == {10, 4, 1, None}
-    assert "table panel poll, 304 (target <= 1 ms)" in capsys.readouterr().out
+    output = capsys.readouterr().out
+    assert "table panel poll, 304 (target <= 1 ms)" in output and "QR code of a new seat link" in output

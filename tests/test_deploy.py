@@ -99,7 +99,7 @@ def proxied(tmp_path):
             process.terminate()
         for process in processes:
             try:
-                process.wait(timeout=40)  # gunicorn lets running long polls finish first
+                process.wait(timeout=40)  # the server lets running long polls finish first
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()

@@ -116,7 +116,7 @@ def test_the_installed_site_serves_every_page_from_another_folder(venv, tmp_path
 # Run in the virtual environment: which distributions the site really loads while it serves.
 USED_DISTRIBUTIONS = """
 import importlib.metadata, json, sys
-import companion.cli, companion.server, gunicorn.app.base, waitress
+import companion.cli, companion.server, granian, waitress
 from companion.app import create_app
 client = create_app({"TESTING": True}).test_client()
 for path in ("/", "/help/play", "/static/style.css"):
@@ -127,8 +127,9 @@ print(json.dumps(sorted({owner for name in loaded for owner in owners.get(name, 
 """
 
 
-# Loaded when present, never needed: qrcode imports Pillow if it can, and draws its SVG without it.
-OPTIONAL = {"pillow"}
+# Loaded when present, never needed: qrcode imports Pillow if it can, and draws its SVG without it; granian
+# imports what its optional features use (.env files, process titles, reloading, anyio) if it can.
+OPTIONAL = {"pillow", "python-dotenv", "setproctitle", "watchfiles", "anyio"}
 
 
 def _required(wheel: Path) -> set[str]:

@@ -7,12 +7,13 @@ from urllib.parse import urlsplit
 
 import pytest
 import qrcode
+from qrcode.image.svg import SvgPathImage
 
 from companion.app import create_app
 from companion.cryptid import load_game
 from companion.cryptid.text import clue_text
 from companion.network import is_local_host, lan_address, phone_base_url
-from companion.qr import RunLengthSvgPathImage, best_mask_pattern, qr_svg
+from companion.qr import encode, qr_svg
 from companion.tokens import host_token, read_seat_token
 
 from .qrtools import decode_page_qr_codes
@@ -116,6 +117,22 @@ def test_tokens_from_another_server_are_rejected(app):
     assert app.test_client().get(host_path(other, GOLDEN[1]["code"])).status_code == 404
 
 
+class RunLengthSvgPathImage(SvgPathImage):
+    """qrcode's single-path SVG image with one subpath per horizontal run of dark modules, as the site draws."""
+
+    needs_drawrect = False
+
+    def process(self) -> None:
+        self._subpaths = [
+            f"M{run.start() + self.border} {row + self.border}h{len(run[0])}v1h-{len(run[0])}z"
+            for row, modules in enumerate(self.modules)
+            for run in re.finditer("1+", "".join("1" if dark else "0" for dark in modules))
+        ]
+        super().process()
+        self._img.attrib.pop("width", None)  # sized by the page through the viewBox, as the site's
+        self._img.attrib.pop("height", None)
+
+
 def _library_qr_svg(data: str) -> str:
     """The QR code as qrcode draws it on its own: best fit, its own best-of-eight mask search."""
     code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=2, box_size=10,
@@ -125,9 +142,10 @@ def _library_qr_svg(data: str) -> str:
     return code.make_image().to_string(encoding="unicode")
 
 
-def test_qr_codes_choose_the_mask_qrcode_would_choose():
-    """The faster mask search gives byte for byte the code qrcode's own search gives, over every version a
-    link can need here and links of every shape (addresses, public names, long tokens)."""
+def test_qr_codes_are_the_codes_qrcode_draws():
+    """The site's integer encoder draws byte for byte the code qrcode draws on its own (same codewords, same
+    mask), over every version a link can need here (7 and up carry version information), links of every shape
+    (addresses, public names, long tokens) and texts qrcode splits into numeric and alphanumeric segments."""
     rng = random.Random(2026)
     alphabet = string.ascii_letters + string.digits + "-_."
     links = [
@@ -135,14 +153,16 @@ def test_qr_codes_choose_the_mask_qrcode_would_choose():
         f"{rng.choice(['s', 'h', 'decrypto/p'])}/" + "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 160)))
         for _ in range(120)
     ]
-    choices = set()
+    links += ["HTTP://CRYPTID.EXAMPLE.ORG:8080/S/" + "0123456789" * 8, "31415926535897932384626433", "café 日本 ελληνικά"]
+    choices, versions = set(), set()
     for link in links:
         qr_svg.cache_clear()
         assert qr_svg(link) == _library_qr_svg(link), link
         code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M)
         code.add_data(link)
         code.best_fit()
-        mask = best_mask_pattern(code)
-        assert mask == code.best_mask_pattern()
-        choices.add(mask)
+        assert encode(link).mask == code.best_mask_pattern()
+        choices.add(encode(link).mask)
+        versions.add(code.version)
+    assert {1, 7, 10} <= versions
     assert len(choices) >= 6  # the links exercise nearly every mask, not one that happens to win always

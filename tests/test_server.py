@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from companion.app import MAX_REQUEST_BODY, create_app
-from companion.server import banner, gunicorn_available
+from companion.server import banner, granian_available
 from companion.tokens import host_token
 
 from .serving import free_port, running_server
@@ -21,7 +21,7 @@ from .test_golden import GOLDEN
 REPO = Path(__file__).resolve().parents[1]
 LAN = "192.168.1.20"
 PUBLIC = "https://cryptid.example.org"
-needs_gunicorn = pytest.mark.skipif(not gunicorn_available(), reason="gunicorn runs on Linux and macOS only")
+needs_granian = pytest.mark.skipif(not granian_available(), reason="granian runs on Linux and macOS here")
 
 
 @pytest.mark.parametrize(
@@ -38,11 +38,11 @@ needs_gunicorn = pytest.mark.skipif(not gunicorn_available(), reason="gunicorn r
     ],
 )
 def test_the_banner_says_where_the_host_and_the_phones_go(host, public_url, lan, local, phones):
-    lines = banner(host, 5000, public_url, lan, "gunicorn", 4, 250, "/data/instance").splitlines()
+    lines = banner(host, 5000, public_url, lan, "granian", 4, 250, "/data/instance").splitlines()
     assert lines[0] == f"Cryptid companion on {local}"
     assert lines[1].startswith(phones)
     assert lines[2:] == [
-        "Server: gunicorn, 4 worker processes with 250 threads each.",
+        "Server: granian, 4 worker processes with 250 threads each.",
         "Instance folder (secret key, SQLite database): /data/instance",
         "Press Ctrl+C to stop.",
     ]
@@ -94,13 +94,13 @@ def _raw_status(port: int, request: bytes) -> int:
     return int(status_line.split()[1])
 
 
-SERVERS = [pytest.param("gunicorn", marks=needs_gunicorn), "waitress"]
+SERVERS = [pytest.param("granian", marks=needs_granian), "waitress"]
 
 
 @pytest.mark.parametrize("server", SERVERS)
 def test_oversized_requests_are_refused_early(server, tmp_path):
     port = free_port()
-    workers = ["--workers", "1"] if server == "gunicorn" else []
+    workers = ["--workers", "1"] if server == "granian" else []
     command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port),
                "--server", server, "--threads", "4", *workers]
     with running_server(command, port, cwd=REPO, env=dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path))):
@@ -112,7 +112,7 @@ def test_oversized_requests_are_refused_early(server, tmp_path):
         assert _raw_status(port, big_post + b"Content-Length: %d\r\n\r\n" % len(body) + body) == 413
 
 
-@needs_gunicorn
+@needs_granian
 def test_worker_processes_share_one_secret_key(tmp_path):
     """A fresh instance folder and several workers: every worker accepts the host link signed with the key
     file's key, and signs the seat links alike."""
@@ -121,7 +121,7 @@ def test_worker_processes_share_one_secret_key(tmp_path):
                "--workers", "3", "--threads", "2"]
     code = GOLDEN[0]["code"]
     with running_server(command, port, cwd=REPO, env=dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path))) as text:
-        assert "Server: gunicorn, 3 worker processes with 2 threads each." in text
+        assert "Server: granian, 3 worker processes with 2 threads each." in text
         key = (tmp_path / "secret_key").read_text()
         assert len(key) == 64
         with create_app({"TESTING": True, "SECRET_KEY": key}).test_request_context():
