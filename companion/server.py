@@ -61,8 +61,9 @@ def default_workers(server: str) -> int:
 
 def default_threads(workers: int) -> int:
     """Threads per worker process: enough to hold every live connection of a game night and still answer
-    everyone else at once. Connections are not dealt out evenly among workers (whichever accepts first takes
-    one), so each worker gets room for all of them; threads start only when needed and stop when idle."""
+    everyone else at once. Connections are not dealt out to workers by how busy they are (the kernel spreads
+    them by address and port), so each worker gets room for all of them; threads start only when needed and
+    stop when idle."""
     return LIVE_CONNECTIONS + REQUEST_THREADS
 
 
