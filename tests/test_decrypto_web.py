@@ -231,3 +231,20 @@ def test_a_phone_page_with_its_assets_keeps_to_the_budget(app):
     host, phones = seated_table(client, white="4", black="4")
     phones["white"][0].act(action="show_code")
     assert page_weight(client, phones["white"][0].path) <= PHONE_BUDGET
+
+
+BRAND = re.compile(r'<a class="brand"[^>]*>.*?>\s*([^<]+?)\s*</a>', re.S)
+
+
+def test_decrypto_pages_carry_their_own_name_in_the_header(app):
+    """A Decrypto table's screens, phones and help say "Decrypto companion" at the top, in the phone's language;
+    Cryptid's pages keep theirs."""
+    client = app.test_client()
+    host, page = open_table(client)
+    phone = LINK.findall(page)[0]
+    for path in (host, urlsplit(phone).path, "/decrypto/new", "/help/decrypto"):
+        assert BRAND.findall(client.get(path).get_data(as_text=True)) == ["Decrypto companion"], path
+        greek = client.get(path, headers={"Accept-Language": "el"}).get_data(as_text=True)
+        assert BRAND.findall(greek) == ["Βοηθός Decrypto"], path
+    for path in ("/", "/help/play", "/help/setup"):
+        assert BRAND.findall(client.get(path).get_data(as_text=True)) == ["Cryptid companion"], path
