@@ -344,20 +344,21 @@ def piece_marks(discs: tuple[int, ...], cubes: tuple[int, ...], highlight: int |
     """SVG for the players' pieces: per seat (1-based, in order) a mask of hexes with its disc and with its cube.
     Each piece carries its seat's number and colour class (p1-p5, chosen by the page to stay apart for
     colour-blind players). `highlight`: a hex whose pieces were just placed, ringed for the eye."""
-    parts = ['<g class="pieces" font-size="4">']
+    # The board's text sits on the middle of its x-height; digits stand taller, so 0.4 lower centres them.
+    parts = ['<g class="pieces" font-size="4.8">']
     for seat, mask in enumerate(discs, 1):
         dx, dy = _DISC_SPOTS[seat - 1]
         for index in range(HEX_COUNT):
             if mask >> index & 1:
                 x, y = hex_center(index)
                 parts.append(f'<g class="disc p{seat}"><circle cx="{_n(x + dx)}" cy="{_n(y + dy)}" r="2.9"/>'
-                             f'<text x="{_n(x + dx)}" y="{_n(y + dy + 1.3)}">{seat}</text></g>')
+                             f'<text x="{_n(x + dx)}" y="{_n(y + dy + 0.4)}">{seat}</text></g>')
     for seat, mask in enumerate(cubes, 1):
         for index in range(HEX_COUNT):
             if mask >> index & 1:
                 x, y = hex_center(index)
                 parts.append(f'<g class="cube p{seat}"><rect x="{_n(x - 3.1)}" y="{_n(y - 3.1)}" width="6.2" height="6.2" rx="0.6"/>'
-                             f'<text x="{_n(x)}" y="{_n(y + 1.3)}">{seat}</text></g>')
+                             f'<text x="{_n(x)}" y="{_n(y + 0.4)}">{seat}</text></g>')
     if highlight is not None:
         x, y = hex_center(highlight)
         parts.append(f'<circle class="last-move" cx="{_n(x)}" cy="{_n(y)}" r="8.6"/>')
