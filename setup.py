@@ -1,8 +1,8 @@
 """Packaging beyond pyproject.toml: the site's templates/ and static/ stay at the top of the repository and
-ship inside the wheel as companion/templates and companion/static, where companion.app.site_folder finds them.
+ship inside the wheel as companion/templates and companion/static, where companion.web.core.config.site_folder finds them.
 
 Folders are found as namespace packages so that folders holding only data files (translations/*/LC_MESSAGES,
-templates/game) count as parts of the package too.
+templates/cryptid/game) count as parts of the package too.
 """
 
 from setuptools import find_namespace_packages, setup

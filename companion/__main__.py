@@ -1,5 +1,5 @@
 """`python -m companion ...`: see companion.cli."""
 
-from .cli import main
+from companion.ops.cli import main
 
 raise SystemExit(main())

@@ -1,6 +1,12 @@
-import pytest
+import os
 
-from companion.app import create_app
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from companion.web.core.app import create_app
+from companion.web.core.db import Base, db
+from tests.helpers import make_app
 
 
 @pytest.fixture(autouse=True)
@@ -24,3 +30,45 @@ def client(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+@pytest.fixture(scope="session")
+def postgresql_url():
+    """TEST_DATABASE_URL, or rather a database of this test process's own on that server: processes running
+    tests side by side (pytest-xdist) each drop and create tables, and must not do it in one database."""
+    url = os.environ.get("TEST_DATABASE_URL")
+    if not url:
+        if os.environ.get("CI"):
+            pytest.fail("CI must test PostgreSQL: TEST_DATABASE_URL is not set")
+        pytest.skip("PostgreSQL tests need TEST_DATABASE_URL (see .ci/run)")
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        return url
+    own = make_url(url).set(database=f"companion_test_{worker}")
+    server = create_engine(url, isolation_level="AUTOCOMMIT")
+    with server.connect() as connection:
+        if connection.scalar(text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": own.database}) is None:
+            connection.execute(text(f'CREATE DATABASE "{own.database}"'))
+    server.dispose()
+    return own.render_as_string(hide_password=False)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, tmp_path):
+    """SQLite always, PostgreSQL when TEST_DATABASE_URL names a server (CI)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'table.sqlite3'}"
+    return request.getfixturevalue("postgresql_url")
+
+
+@pytest.fixture
+def fresh_database_app(database_url, tmp_path):
+    """The site on an empty database of each kind."""
+    app = make_app(database_url, tmp_path)
+    with app.app_context():
+        Base.metadata.drop_all(db.engine)
+        Base.metadata.create_all(db.engine)
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()

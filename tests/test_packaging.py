@@ -20,10 +20,9 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from .serving import free_port, running_server
-from .test_golden import GOLDEN
+from tests.helpers import GOLDEN, REPO
+from tests.helpers.serving import free_port, running_server
 
-REPO = Path(__file__).resolve().parents[1]
 SHIPPED_FILES = ["pyproject.toml", "setup.py", "README.md"]
 SHIPPED_FOLDERS = ["companion", "templates", "static"]
 
@@ -101,8 +100,8 @@ def test_the_installed_site_serves_every_page_from_another_folder(venv, tmp_path
         seat = re.search(r'<a href="[^"]*(/s/[^"]+)" class="seat-link"', setup).group(1)
         for path in ["/", urllib.parse.urlsplit(host).path, f"/games/{code}", f"/games/{code}/print", seat,
                      "/help/setup", "/help/play", "/help/decrypto", "/decrypto/new", "/static/style.css",
-                     "/static/host.css", "/static/app.js", "/static/play.js", "/static/play.css",
-                     "/static/decrypto.css", "/static/favicon.svg"]:
+                     "/static/cryptid/host.css", "/static/app.js", "/static/play.js", "/static/play.css",
+                     "/static/decrypto/decrypto.css", "/static/favicon.svg"]:
             with browser.open(base + path) as response:
                 assert response.status == 200, path
                 assert len(response.read()) > 100, path
@@ -116,8 +115,8 @@ def test_the_installed_site_serves_every_page_from_another_folder(venv, tmp_path
 # Run in the virtual environment: which distributions the site really loads while it serves.
 USED_DISTRIBUTIONS = """
 import importlib.metadata, json, sys
-import companion.cli, companion.server, granian, waitress
-from companion.app import create_app
+import companion.ops.cli, companion.ops.server, granian, waitress
+from companion.web.core.app import create_app
 client = create_app({"TESTING": True}).test_client()
 for path in ("/", "/help/play", "/static/style.css"):
     assert client.get(path, headers={"Accept-Encoding": "br"}).status_code == 200

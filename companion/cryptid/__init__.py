@@ -1,10 +1,19 @@
 """Pure Cryptid game logic: board, clues, codes and the setup generator (standard library only)."""
 
-from .board import ABANDONED_SHACK, ADVANCED, NORMAL, STANDING_STONE, Board, MapCodeError, Structure, TilePlacement
+from .board import (
+    ABANDONED_SHACK,
+    ADVANCED,
+    NORMAL,
+    STANDING_STONE,
+    Board,
+    MapCodeError,
+    Structure,
+    TilePlacement,
+)
 from .clues import CLUES, Clue, clue_areas
 from .codes import GameCodeError, GameId
-from .generator import VERSION, Game, NoHabitatLeft, load_game, new_game, next_game
 from .dealer import Dealer
+from .generator import VERSION, Game, NoHabitatLeft, load_game, new_game, next_game
 
 __all__ = [
     "ABANDONED_SHACK", "ADVANCED", "NORMAL", "STANDING_STONE", "Board", "MapCodeError", "Structure",

@@ -10,7 +10,16 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from .hexgrid import COLS, ROWS, hex_index, hex_row_col
-from .tiles import ANIMALS, PIECES, SLOT_COUNT, TERRAINS, TILE_NUMBERS, slot_of, slot_origin, tile_cell
+from .tiles import (
+    ANIMALS,
+    PIECES,
+    SLOT_COUNT,
+    TERRAINS,
+    TILE_NUMBERS,
+    slot_of,
+    slot_origin,
+    tile_cell,
+)
 
 STANDING_STONE = "standing_stone"
 ABANDONED_SHACK = "abandoned_shack"

@@ -17,7 +17,17 @@ from collections.abc import Callable
 
 from .board import MODES
 from .codes import PLAYER_COUNTS, GameId
-from .generator import KNOWN_VERSIONS, VERSION, Game, MapPlan, first_game, following_game, game_for, kept_plan, map_seeds
+from .generator import (
+    KNOWN_VERSIONS,
+    VERSION,
+    Game,
+    MapPlan,
+    first_game,
+    following_game,
+    game_for,
+    kept_plan,
+    map_seeds,
+)
 from .rng import secret_of
 
 # How long the refill thread yields the interpreter between two steps of its search (seconds).

@@ -28,8 +28,21 @@ from pathlib import Path
 from .board import ADVANCED, MODES
 from .clues import FAMILIES
 from .codes import GameId
-from .generator import ACCEPTANCE_SCALE, NAMESPACE, VERSION, Tuning, kept_plan, map_seeds
-from .hints import BROAD_CATEGORIES, HINT_CATEGORIES, NO_ANIMAL, TERRAIN_CATEGORIES, open_categories
+from .generator import (
+    ACCEPTANCE_SCALE,
+    NAMESPACE,
+    VERSION,
+    Tuning,
+    kept_plan,
+    map_seeds,
+)
+from .hints import (
+    BROAD_CATEGORIES,
+    HINT_CATEGORIES,
+    NO_ANIMAL,
+    TERRAIN_CATEGORIES,
+    open_categories,
+)
 from .puzzles import (
     OFFICIAL_SETUPS,
     Row,

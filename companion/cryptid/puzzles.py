@@ -27,7 +27,13 @@ from .board import ADVANCED, MODES, Board
 from .clues import FAMILIES, Clue
 from .codes import PLAYER_COUNTS
 from .hexgrid import hex_index
-from .hints import BROAD_CATEGORIES, HINT_CATEGORIES, NO_ANIMAL, TERRAIN_CATEGORIES, open_categories
+from .hints import (
+    BROAD_CATEGORIES,
+    HINT_CATEGORIES,
+    NO_ANIMAL,
+    TERRAIN_CATEGORIES,
+    open_categories,
+)
 from .tiles import TERRAINS
 
 OFFICIAL_SETUPS = Path(__file__).resolve().parents[2] / "tests" / "data" / "official-setups.jsonl"

@@ -14,9 +14,36 @@ from .game import (
     new_game,
     replay,
 )
-from .keywords import WordListError, available_languages, deal_keywords, load_words, used_after
-from .moves import CountKeywords, GiveClues, Guess, GuessKeywords, Join, Leave, Move, ShowCode, Start, move_from_json
-from .rules import BLACK, CODES, TABLE, TEAMS, WHITE, IllegalAction, Seat, format_code, parse_code
+from .keywords import (
+    WordListError,
+    available_languages,
+    deal_keywords,
+    load_words,
+    used_after,
+)
+from .moves import (
+    CountKeywords,
+    GiveClues,
+    Guess,
+    GuessKeywords,
+    Join,
+    Leave,
+    Move,
+    ShowCode,
+    Start,
+    move_from_json,
+)
+from .rules import (
+    BLACK,
+    CODES,
+    TABLE,
+    TEAMS,
+    WHITE,
+    IllegalAction,
+    Seat,
+    format_code,
+    parse_code,
+)
 
 __all__ = [
     "Member", "Outcome", "RepeatedClue", "Round", "Setup", "State", "Tiebreak", "Transmission", "derive_secret",

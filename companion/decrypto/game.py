@@ -24,7 +24,17 @@ from dataclasses import dataclass, field, replace
 from functools import reduce
 
 from .keywords import deal_keywords, load_words
-from .moves import CountKeywords, GiveClues, Guess, GuessKeywords, Join, Leave, Move, ShowCode, Start
+from .moves import (
+    CountKeywords,
+    GiveClues,
+    Guess,
+    GuessKeywords,
+    Join,
+    Leave,
+    Move,
+    ShowCode,
+    Start,
+)
 from .rng import SecretStream
 from .rules import (
     AFTER_EQUAL_POINTS,

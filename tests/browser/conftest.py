@@ -9,9 +9,9 @@ import threading
 import pytest
 import waitress
 
-from companion.app import create_app
-from companion.dealing import dealer
-from companion.tokens import host_token
+from companion.web.core.app import create_app
+from companion.web.cryptid.dealing import dealer
+from companion.web.cryptid.tokens import host_token
 
 CHROMIUM_ARGS = [
     "--no-sandbox",

@@ -8,10 +8,10 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from companion.cryptid import load_game
-from companion.diagram import WIDTH
-from companion.i18n import LANGUAGES
+from companion.web.core.i18n import LANGUAGES
+from companion.web.cryptid.diagram import WIDTH
+from tests.helpers import GOLDEN
 
-from ..test_golden import GOLDEN
 from .conftest import PHONE
 from .test_journeys import new_game_from_home
 

@@ -12,8 +12,7 @@ from playwright.sync_api import expect
 
 from companion.cryptid import load_game
 from companion.cryptid.text import clue_text, hint_text
-
-from ..test_golden import GOLDEN
+from tests.helpers import GOLDEN
 
 
 def decode_screenshot(path) -> str:

@@ -7,7 +7,7 @@ import re
 import time
 
 from companion.cryptid.hexgrid import hexes_of
-from companion.play_state import load_play
+from companion.web.cryptid.refereed import load_play
 
 from .conftest import PHONE
 

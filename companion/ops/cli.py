@@ -1,0 +1,299 @@
+"""Cryptid companion: print games (readable or as JSON lines), measure the generator and the server, run the site."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from companion.cryptid import (
+    ADVANCED,
+    NORMAL,
+    Game,
+    GameCodeError,
+    NoHabitatLeft,
+    load_game,
+    new_game,
+    next_game,
+)
+from companion.cryptid.text import clue_text, hint_text, mode_name
+
+from .server import (  # standard library only
+    LIVE_CONNECTIONS,
+    REQUEST_THREADS,
+    SERVERS,
+    default_server,
+    default_workers,
+)
+
+PLAYER_CHOICES = (2, 3, 4, 5)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser(program_name(sys.argv[0]))
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except (GameCodeError, NoHabitatLeft) as exc:
+        return _error(exc, 2)
+    except BrokenPipeError:
+        # The reader stopped early (`... | head`). Python flushes stdout once more on the way out: point it
+        # at the null device so that flush cannot fail too, and leave quietly.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+def program_name(argv0: str) -> str:
+    """How the user started the command line, for usage lines: `python -m companion` or the script's name."""
+    path = Path(argv0)
+    if path.name == "__main__.py":
+        return "python -m companion"
+    return path.stem if path.suffix.lower() == ".exe" else path.name
+
+
+def build_parser(prog: str) -> argparse.ArgumentParser:
+    """Every command with its options; each option's help ends with its default."""
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__)
+    commands = parser.add_subparsers(required=True, metavar="COMMAND")
+
+    def command(name: str, summary: str, run) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=summary, description=summary)
+        sub.set_defaults(run=run)
+        return sub
+
+    def output_flags(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--json", action="store_true", help="one JSON object per line instead of readable text")
+        sub.add_argument(
+            "--reveal", action="store_true", help="also print the clues, the habitat and the hint (spoilers)"
+        )
+
+    new = command("new", "Generate new games on fresh maps.", _run_new)
+    new.add_argument(
+        "--players", type=int, choices=PLAYER_CHOICES, default=4, metavar="N",
+        help="players, 2 to 5 (default: %(default)s)",
+    )
+    new.add_argument("--advanced", action="store_true", help="advanced mode: negated clues and black structures")
+    new.add_argument("--count", type=_at_least(1), default=1, metavar="K", help="how many games (default: %(default)s)")
+    output_flags(new)
+
+    show = command(
+        "show",
+        "Print the game a code names. Clue sets depend on the site's secret key: this uses the same key as the "
+        "site on this machine (COMPANION_SECRET_KEY, else the key file in the instance folder), so --reveal "
+        "shows what this site's phones show, and nothing another server dealt.",
+        _run_show,
+    )
+    show.add_argument("code", metavar="CODE", help="a game code, such as R342R-4E92A")
+    output_flags(show)
+
+    following = command("next", "Print the next game on the same map: new clues and a new habitat.", _run_next)
+    following.add_argument("code", metavar="CODE", help="the code of the game before")
+    following.add_argument(
+        "--players", type=int, choices=PLAYER_CHOICES, metavar="N", help="players, 2 to 5 (default: as in CODE)"
+    )
+    output_flags(following)
+
+    bench = command("bench", "Time the engine (new games, next games, loading codes, folding a refereed game), "
+                            "the pages (--pages) or how official the puzzles look (--puzzles).", _run_bench)
+    bench.add_argument(
+        "--games", type=_at_least(1), default=2000, metavar="N", help="games per mode (default: %(default)s)"
+    )
+    bench.add_argument("--pages", action="store_true", help="time the pages a game night leans on instead")
+    bench.add_argument("--puzzles", action="store_true", help="compare the setups with the official ones instead")
+    bench.add_argument(
+        "--setups", type=_at_least(1), default=1000, metavar="N", help="with --puzzles: per mode and player count (default: %(default)s)"
+    )
+
+    load = command(
+        "load", "Simulate game-night traffic against the production server, on this machine only.", _run_load
+    )
+    load.add_argument("--tables", type=_at_least(1), default=40, metavar="N", help="tables (default: %(default)s)")
+    load.add_argument(
+        "--phones", type=_at_least(1), default=5, metavar="N", help="phones per table (default: %(default)s)"
+    )
+    load.add_argument(
+        "--seconds", type=_at_least(1), default=60, metavar="S",
+        help="how long the traffic lasts (default: %(default)s)",
+    )
+    load.add_argument(
+        "--url",
+        help="a server already running on this machine, such as http://127.0.0.1:5000 "
+        "(default: start one on a free loopback port)",
+    )
+    load.add_argument(
+        "--play", action="store_true",
+        help="refereed tables instead: 5 phones each holding a live-update request, a move every few seconds",
+    )
+    load.add_argument(
+        "--hold", type=_at_least(1), metavar="N",
+        help="instead: N phones each holding a live-update request at once, while the site is probed "
+        "(default: off; 1000 is the target)",
+    )
+
+    purge = command("purge", "Delete the votes and unlocks of games idle for longer than --days.", _run_purge)
+    purge.add_argument(
+        "--days", type=_at_least(0), metavar="D",
+        help="idle days; 0 purges every game (default: COMPANION_PURGE_AFTER_DAYS, else 30)",
+    )
+
+    server = default_server()
+    serve = command("serve", "Run the web site on a production server.", _run_serve)
+    serve.add_argument(
+        "--host", default="0.0.0.0", metavar="H",
+        help="address to listen on; 127.0.0.1 keeps phones out (default: %(default)s, every address)",
+    )
+    serve.add_argument("--port", type=int, default=5000, metavar="P", help="port (default: %(default)s)")
+    serve.add_argument(
+        "--workers", type=_at_least(1), metavar="N",
+        help=f"worker processes, granian only (default: one per core, {default_workers(server)} here)",
+    )
+    serve.add_argument(
+        "--threads", type=_at_least(1), metavar="N",
+        help=f"threads per worker process (default: {LIVE_CONNECTIONS + REQUEST_THREADS}: each can hold "
+        f"{LIVE_CONNECTIONS} live updates and answer other requests meanwhile)",
+    )
+    serve.add_argument(
+        "--server", choices=SERVERS,
+        help=f"granian (Linux, macOS) or waitress (any system) (default: {server} here)",
+    )
+    return parser
+
+
+def _at_least(minimum: int):
+    """An argparse type: a whole number no smaller than `minimum`."""
+
+    def whole_number(text: str) -> int:
+        value = int(text)
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}")
+        return value
+
+    return whole_number
+
+
+def _error(exc: Exception, status: int) -> int:
+    print(f"error: {exc}", file=sys.stderr)
+    return status
+
+
+def _site_key() -> bytes:
+    """The key the site on this machine computes clue sets with (instance folder or COMPANION_SECRET_KEY), so
+    that `show --reveal` tells the host what the site's phones show."""
+    from companion.web.core.config import ConfigurationError, secret_key
+    from companion.web.cryptid.dealing import clue_key
+
+    try:
+        return clue_key(secret_key())
+    except ConfigurationError as exc:
+        raise SystemExit(f"error: {exc}") from None
+
+
+def _run_new(args) -> int:
+    mode = ADVANCED if args.advanced else NORMAL
+    key = _site_key()
+    for _ in range(args.count):
+        _print_game(new_game(args.players, mode, key=key), args)
+    return 0
+
+
+def _run_show(args) -> int:
+    _print_game(load_game(args.code, _site_key()), args)
+    return 0
+
+
+def _run_next(args) -> int:
+    key = _site_key()
+    _print_game(next_game(load_game(args.code, key), args.players, key=key), args)
+    return 0
+
+
+def _run_bench(args) -> int:
+    from .bench import run_benchmark, run_pages, run_puzzles
+    from .load.tables import machine_line
+
+    print(machine_line(), flush=True)
+    if args.pages:
+        run_pages()
+    elif args.puzzles:
+        return 0 if all(row.met for row in run_puzzles(args.setups)) else 1
+    else:
+        run_benchmark(args.games)
+    print(machine_line(), flush=True)
+    return 0
+
+
+def _run_load(args) -> int:
+    if args.hold:
+        from .load.hold import run_hold_load
+
+        result = run_hold_load(args.hold, args.seconds, args.url)
+    elif args.play:
+        from .load.play import run_play_load
+
+        result = run_play_load(args.tables, args.seconds, args.url)
+    else:
+        from .load.tables import run_load
+
+        result = run_load(args.tables, args.phones, args.seconds, args.url)
+    return 1 if result["errors"] else 0
+
+
+def _run_purge(args) -> int:
+    from companion.web.core.app import create_app
+    from companion.web.core.config import ConfigurationError
+    from companion.web.core.store import purge_idle
+
+    try:
+        app = create_app()
+    except ConfigurationError as exc:
+        return _error(exc, 1)
+    with app.app_context():
+        removed = purge_idle(args.days if args.days is not None else app.config["PURGE_AFTER_DAYS"])
+    print(f"Purged {removed} idle game(s).")
+    return 0
+
+
+def _run_serve(args) -> int:
+    from companion.web.core.config import ConfigurationError
+
+    from .server import ServeError, serve
+
+    try:
+        serve(args.host, args.port, args.workers, args.threads, args.server)
+    except (ConfigurationError, ServeError) as exc:
+        return _error(exc, 1)
+    return 0
+
+
+def _print_game(game: Game, args) -> None:
+    if args.json:
+        print(json.dumps(game.to_json(reveal=args.reveal), ensure_ascii=False), flush=True)
+    else:
+        print(format_game(game, args.reveal), flush=True)
+
+
+def format_game(game: Game, reveal: bool = False) -> str:
+    """A readable setup for a terminal: tiles, structures and, with reveal, the secrets."""
+    lines = [
+        f"Game {game.code}: {game.players} players, {mode_name(game.mode)}, game {game.number + 1} on this map",
+        f"Official map code: {game.board.to_map_code()}",
+        "",
+        "Tiles (slots left to right, top to bottom):",
+        *(f"  {n}. {step}" for n, step in enumerate(game.tile_steps(), 1)),
+        "Structures (rows and hexes counted from the top left of the tile as it lies):",
+        *(f"  {n}. {step}" for n, step in enumerate(game.structure_steps(), 1)),
+    ]
+    if reveal:
+        lines.append("Clues:")
+        for seat in range(1, game.players + 1):
+            for clue in game.seat_clues(seat):
+                lines.append(f"  Player {seat}: {clue_text(clue)}")
+        row, col = divmod(game.habitat, 12)
+        lines.append(f"Habitat: board row {row + 1}, column {col + 1} (0-based {row}, {col})")
+        lines.append(f"Hint: {hint_text(game.hint)}")
+    lines.append("")
+    return "\n".join(lines)

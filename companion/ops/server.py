@@ -1,0 +1,253 @@
+"""`python -m companion serve`: the site on a production server, every core busy, with one clear banner.
+
+On Linux and macOS granian runs the site in one worker process per core: connections, keep-alive and HTTP
+parsing are handled in Rust outside Python's interpreter lock, and each worker runs the site itself on a
+pool of threads. A phone's live-update request, held open for up to 30 seconds, takes one thread, never a
+whole process. Elsewhere (Windows) waitress runs the site in one process with threads.
+
+Each worker process calls create_app() after it starts, so anything the site starts (threads, connection
+pools) belongs to that worker. The secret key is settled in the first process, before any worker starts,
+so every worker signs with the same key.
+"""
+
+from __future__ import annotations
+
+import errno
+import ipaddress
+import os
+import select
+import socket
+import sys
+from importlib.util import find_spec
+from typing import TYPE_CHECKING
+
+from companion.web.core.network import lan_address
+
+if TYPE_CHECKING:  # the command line reads this module's defaults without loading Flask
+    from flask import Flask
+
+SERVERS = ("granian", "waitress")
+# Connections open at once: every phone of a big game night (40 tables of 5 phones and their host screens)
+# and some to spare. Each may hold a live update, so the threads of all processes add up to this number;
+# idle keep-alive connections between polls cost no thread.
+LIVE_CONNECTIONS = 1000
+REQUEST_THREADS = 64  # beyond the live connections: pages, polls and moves answered meanwhile
+# Phones poll every 3 seconds over a kept-alive connection; one that stays silent for this long is closed,
+# so a client holding hundreds of idle connections lets go of them within seconds, not minutes. A request
+# in progress (a live update held for up to 30 seconds) is never idle.
+IDLE_SECONDS = 10
+IDLE_CHECK_SECONDS = 5  # waitress looks for idle connections this often
+MAX_REQUEST_HEADERS = 16 * 1024  # the request line and all header lines together; a browser sends about 1 KiB
+STOP_SECONDS = 30  # stopping, requests in progress (a held live update at most) get this long to finish
+SELECT_SOCKET_LIMIT = 500  # without poll() (Windows), select() watches at most 512 sockets
+LISTEN_BACKLOG = 2048  # phones scanning their QR codes at once wait here, not refused
+
+
+class ServeError(Exception):
+    """The server cannot start; the message says why and what to do instead."""
+
+
+def granian_available() -> bool:
+    return sys.platform != "win32" and find_spec("granian") is not None
+
+
+def default_server() -> str:
+    return "granian" if granian_available() else "waitress"
+
+
+def default_workers(server: str) -> int:
+    return (os.cpu_count() or 1) if server == "granian" else 1
+
+
+def default_threads(workers: int) -> int:
+    """Threads per worker process: enough to hold every live connection of a game night and still answer
+    everyone else at once. Connections are not dealt out to workers by how busy they are (the kernel spreads
+    them by address and port), so each worker gets room for all of them; threads start only when needed and
+    stop when idle."""
+    return LIVE_CONNECTIONS + REQUEST_THREADS
+
+
+def serve(
+    host: str = "0.0.0.0",
+    port: int = 5000,
+    workers: int | None = None,
+    threads: int | None = None,
+    server: str | None = None,
+) -> None:
+    """Check the settings and the port, print the banner, then serve until interrupted; raises ServeError
+    (or companion.app.ConfigurationError) with a message for the user instead of starting."""
+    from companion.web.core.app import create_app
+    from companion.web.core.config import (
+        environment_settings,
+        instance_folder,
+        secret_key,
+    )
+
+    server = server or default_server()
+    if server == "granian" and not granian_available():
+        raise ServeError("granian runs on Linux and macOS here: use --server waitress on this system.")
+    if server == "waitress" and workers not in (None, 1):
+        raise ServeError("waitress runs one process (with threads): leave out --workers, or use granian.")
+    workers = workers or default_workers(server)
+    threads = threads or default_threads(workers)
+    public_url = environment_settings().get("PUBLIC_URL")
+    instance = instance_folder()
+    secret_key(instance)  # made (or refused) here, once, before any worker reads it
+    site = create_app() if server == "waitress" else None  # granian's workers each build their own
+    listener = listen(host, port, accept=server == "waitress")  # granian opens its own sockets
+    print(banner(host, port, public_url, lan_address(), server, workers, threads, str(instance)), flush=True)
+    if server == "granian":
+        _run_granian(listener, workers, threads)
+    else:
+        _run_waitress(site, listener, threads)
+
+
+def listen(host: str, port: int, accept: bool = True) -> socket.socket:
+    """A socket bound to the port, opened before the banner so that a busy port gets a message, not a
+    traceback; listening if `accept`, else only holding the address for a server that opens its own."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0][0]
+        both = family == socket.AF_INET6 and host in ("::", "") and socket.has_dualstack_ipv6()
+        if accept:
+            return socket.create_server((host, port), family=family, backlog=LISTEN_BACKLOG, dualstack_ipv6=both)
+        # Bound as create_server() binds, but not listening: until the real server listens, a phone is
+        # refused (and retries) instead of waiting on a connection nobody will answer.
+        held = socket.socket(family, socket.SOCK_STREAM)
+        if os.name == "posix":
+            held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if both:
+            held.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        held.bind((host, port))  # a refusal leaves with the process, which stops with a message
+        return held
+    except socket.gaierror:
+        raise ServeError(
+            f"{host} is no name or address this computer knows: use --host 0.0.0.0 (every address)."
+        ) from None
+    except OSError as exc:
+        if _is(exc, "EADDRNOTAVAIL"):
+            raise ServeError(
+                f"{host} is not an address of this computer: use --host 0.0.0.0 (every address)."
+            ) from None
+        if _is(exc, "EADDRINUSE"):
+            airplay = " (on recent macOS, the AirPlay Receiver uses port 5000)" if port == 5000 else ""
+            raise ServeError(
+                f"Port {port} is already in use by another program{airplay}. "
+                "Pick another port, for example --port 5050."
+            ) from None
+        if _is(exc, "EACCES"):
+            raise ServeError(
+                f"This user may not listen on port {port}. Pick another port, for example --port 5050."
+            ) from None
+        raise ServeError(f"Cannot listen on {host} port {port}: {exc.strerror}.") from None
+
+
+def _is(error: OSError, name: str) -> bool:
+    """Whether `error` is errno `name`, as POSIX numbers it or as Windows sockets do (WSA...)."""
+    return error.errno in {getattr(errno, name), getattr(errno, "WSA" + name, None)}
+
+
+def _url(host: str, port: int) -> str:
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def banner(
+    host: str,
+    port: int,
+    public_url: str | None,
+    lan: str | None,
+    server: str,
+    workers: int,
+    threads: int,
+    instance: str,
+) -> str:
+    """What `serve` prints: where the host's browser and the phones go, the server's size, the instance folder."""
+    every_address = host in ("0.0.0.0", "::", "")
+    lines = [f"Cryptid companion on {_url('localhost' if every_address else host, port)}"]
+    if public_url:
+        lines.append(f"Phones will open {public_url} (COMPANION_PUBLIC_URL).")
+    elif _loopback(host):
+        lines.append(
+            f"Phones cannot reach this server: it listens on {host}, which only this computer can reach. "
+            "Use --host 0.0.0.0 to let phones on the same Wi-Fi in."
+        )
+    elif not every_address:
+        lines.append(f"Phones on the same network: {_url(host, port)}")
+    elif lan:
+        lines.append(f"Phones on the same Wi-Fi: {_url(lan, port)}")
+    else:
+        lines.append("No network address found: phones can reach this site only if you set COMPANION_PUBLIC_URL.")
+    if workers > 1:
+        lines.append(f"Server: {server}, {workers} worker processes with {threads} threads each.")
+    else:
+        lines.append(f"Server: {server}, 1 process with {threads} threads.")
+    lines.append(f"Instance folder (secret key, SQLite database): {instance}")
+    lines.append("Press Ctrl+C to stop.")
+    return "\n".join(lines)
+
+
+def _run_granian(listener: socket.socket, workers: int, threads: int) -> None:
+    import logging
+
+    from granian import Granian
+    from granian.constants import HTTPModes, Interfaces
+    from granian.http import HTTP1Settings
+    from granian.log import LogLevels
+
+    address, port = listener.getsockname()[:2]
+    listener.close()  # granian binds the port again at once (on Linux, one socket per worker)
+    logging.getLogger("_granian").addFilter(_QuietAboutThreads())
+    Granian(
+        "companion.web.core.app:create_app",
+        factory=True,
+        interface=Interfaces.WSGI,
+        address=address,
+        port=port,
+        workers=workers,
+        blocking_threads=threads,
+        backpressure=threads,  # requests in progress per worker: every thread busy, none turned away
+        backlog=LISTEN_BACKLOG,
+        http=HTTPModes.http1,  # behind a proxy or on a LAN; phones speak HTTP/1.1 to it
+        websockets=False,
+        http1_settings=HTTP1Settings(
+            header_read_timeout=IDLE_SECONDS * 1000,  # also how long a kept-alive connection may stay silent
+            max_buffer_size=MAX_REQUEST_HEADERS,  # longer request headers get a 431
+        ),
+        respawn_failed_workers=True,
+        workers_kill_timeout=STOP_SECONDS,
+        log_level=LogLevels.warning,
+    ).serve()
+
+
+class _QuietAboutThreads:
+    """Drops granian's warning that a thousand threads per worker is many for the cores: it is deliberate,
+    each held live update takes one, and they start only when needed."""
+
+    def filter(self, record) -> bool:
+        return "Python threads" not in record.getMessage()
+
+
+def _run_waitress(site: Flask, listener: socket.socket, threads: int) -> None:
+    import waitress
+
+    from companion.web.core.config import APP_NAME, MAX_REQUEST_BODY
+
+    server = waitress.create_server(
+        site,
+        sockets=[listener],
+        threads=threads,
+        connection_limit=LIVE_CONNECTIONS + threads if hasattr(select, "poll") else SELECT_SOCKET_LIMIT,
+        asyncore_use_poll=True,
+        channel_timeout=IDLE_SECONDS,
+        cleanup_interval=IDLE_CHECK_SECONDS,
+        max_request_header_size=MAX_REQUEST_HEADERS,
+        max_request_body_size=MAX_REQUEST_BODY,
+        ident=APP_NAME,
+    )
+    server.run()

@@ -1,0 +1,179 @@
+"""JSON API: the public part of a game, and a seat's own clues. Errors are JSON too."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, jsonify, request, url_for
+
+from companion.cryptid import ADVANCED, NORMAL
+from companion.cryptid.play import PLAYER_COUNTS, IllegalMove, Move, hex_from_row_col
+from companion.cryptid.text import clue_text, illegal_move_text
+from companion.web.core.i18n import gettext
+from companion.web.core.live import wait_for_change
+from companion.web.core.network import phone_base
+from companion.web.core.ratelimit import actions_limit, limiter, new_games_limit
+from companion.web.core.security import mark_private
+from companion.web.core.store import Conflict
+from companion.web.cryptid.tokens import host_token
+
+from .common import game_or_404, seat_game, seat_url
+from .dealing import dealer
+from .refereed import create_refereed, is_refereed, load_play, submit
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+@bp.get("/games/<code>")
+def game(code: str):
+    """Map code, tiles and structures; never the clues, the habitat or the hint."""
+    return jsonify(game_or_404(code).to_json(reveal=False))
+
+
+@bp.get("/seats/<token>")
+def seat(token: str):
+    found_game, seat_number = seat_game(token)
+    mark_private()
+    clues = [clue.to_json() | {"text": clue_text(clue, gettext)} for clue in found_game.seat_clues(seat_number)]
+    return jsonify(code=found_game.code, seat=seat_number, clues=clues)
+
+
+# Refereed play (PLAY.md section 8) -----------------------------------------------------------------------------
+
+def _json_body() -> dict:
+    """The request's JSON object; a 400 with a sentence for anything else."""
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise BadJson(gettext("The body must be a JSON object."))
+    return data
+
+
+class BadJson(Exception):
+    """A request body the API cannot read: answered 400 with the message."""
+
+
+@bp.errorhandler(BadJson)
+def _bad_json(error: BadJson):
+    return jsonify(error=str(error)), 400
+
+
+def _play_view(game, state, seat=None) -> dict:
+    return {"code": game.code} | state.view(seat, gettext)
+
+
+@bp.post("/tables")
+@limiter.limit(new_games_limit)
+def create_table():
+    """A refereed game on a new map, started at once: its code, the host's and public URLs and the seats'."""
+    data = _json_body()
+    players, advanced = data.get("players"), data.get("advanced", False)
+    if type(players) is not int or players not in PLAYER_COUNTS or not isinstance(advanced, bool) or set(data) - {"players", "advanced"}:
+        raise BadJson(gettext('Send {"players": 3, 4 or 5, "advanced": true or false}.'))
+    game = dealer().new_game(players, ADVANCED if advanced else NORMAL)
+    create_refereed(game, start=True)
+    base, _ = phone_base()
+    body = {
+        "code": game.code,
+        "host_url": base + url_for("host.screen", token=host_token(game.code)),
+        "public_url": base + url_for("games.setup", code=game.code),
+        "seats": [{"seat": s, "url": seat_url(base, game.code, s)} for s in range(1, players + 1)],
+    }
+    mark_private()
+    return jsonify(body), 201
+
+
+def _refereed_or_404(game):
+    if not is_refereed(game):
+        abort(404)
+    return game
+
+
+def _wait_param() -> int | None:
+    value = request.args.get("wait", "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 6 else None
+
+
+def _state_after_wait(game, seat):
+    """The state, long-polled with ?wait=V: answers once the version is no longer V (or after ~25 s)."""
+    known = _wait_param()
+    if known is not None:
+        wait_for_change(game.code, str(known), lambda: str(load_play(game).version))
+    return load_play(game)
+
+
+@bp.get("/tables/<code>/play")
+def table_play(code: str):
+    game = _refereed_or_404(game_or_404(code))
+    return jsonify(_play_view(game, _state_after_wait(game, None)))
+
+
+@bp.get("/seats/<token>/play")
+def seat_play(token: str):
+    game, seat = seat_game(token)
+    _refereed_or_404(game)
+    mark_private()
+    return jsonify(_play_view(game, _state_after_wait(game, seat), seat))
+
+
+@bp.post("/seats/<token>/play")
+@limiter.limit(actions_limit)
+def seat_move(token: str):
+    game, seat = seat_game(token)
+    _refereed_or_404(game)
+    mark_private()
+    data = _json_body()
+    version = data.get("version")
+    if version is not None and type(version) is not int:
+        raise BadJson(gettext('"version" must be a whole number.'))
+    move = api_move(seat, {k: v for k, v in data.items() if k != "version"})
+    try:
+        state = submit(game, move, version)
+    except IllegalMove as exc:
+        return jsonify(error=illegal_move_text(exc.reason, exc.params, gettext)), 409
+    except Conflict as exc:
+        return jsonify(error=illegal_move_text("stale_version", {}, gettext), state=_play_view(game, exc.state, seat)), 409
+    return jsonify(_play_view(game, state, seat))
+
+
+def api_move(seat: int, data: dict) -> Move:
+    """The move a PLAY.md request body names for this seat; BadJson (400) when the body is malformed.
+
+    Besides PLAY.md's cube, ask, search and leave, a phone may send {"action": "name", "name": ...} and
+    {"action": "vote_gone", "seat": S} (agree that seat S has vanished)."""
+    action = data.get("action")
+    if action not in API_FIELDS:
+        raise BadJson(gettext('"action" must be one of: cube, ask, search, leave.'))
+    extra = set(data) - API_FIELDS[action]
+    if extra:
+        raise BadJson(gettext("Unknown fields: %(fields)s.", fields=", ".join(sorted(map(str, extra)))))
+    body = {"action": action, "seat": seat}
+    if "hex" in API_FIELDS[action]:
+        hex_ = data.get("hex")
+        if not isinstance(hex_, dict) or set(hex_) != {"row", "col"} or not all(type(hex_[k]) is int for k in ("row", "col")):
+            raise BadJson(gettext('"hex" must be {"row": R, "col": C} with whole numbers.'))
+        try:
+            hex_from_row_col(hex_["row"], hex_["col"])
+        except IllegalMove as exc:
+            raise BadJson(illegal_move_text(exc.reason, exc.params, gettext)) from None
+        body |= hex_
+    if "seat" in API_FIELDS[action]:
+        if type(data.get("seat")) is not int:
+            raise BadJson(gettext('"seat" must be the number of the player you ask.'))
+        body |= {"target": data["seat"]} if action == "ask" else {"voter": seat, "seat": data["seat"]}
+    if action == "name":
+        if not isinstance(data.get("name"), str):
+            raise BadJson(gettext('"name" must be a text.'))
+        body["name"] = data["name"]
+    try:
+        return Move.from_json(body)
+    except ValueError:
+        raise BadJson(gettext("That move did not make sense. Tap a hex on the board, then choose what to do.")) from None
+
+
+# The fields each action takes in a request body (besides "version").
+API_FIELDS = {
+    "cube": {"action", "hex"},
+    "ask": {"action", "hex", "seat"},
+    "search": {"action", "hex"},
+    "leave": {"action"},
+    "name": {"action", "name"},
+    "vote_gone": {"action", "seat"},
+}

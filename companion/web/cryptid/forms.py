@@ -1,0 +1,83 @@
+"""Cryptid's forms; validators ask the engine, so a bad code is reported in the engine's own words."""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from wtforms import (
+    BooleanField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+    SubmitField,
+)
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import DataRequired, InputRequired, NumberRange, ValidationError
+
+from companion.cryptid import GameCodeError, NoHabitatLeft
+from companion.cryptid.text import code_error_text, no_habitat_left_text
+from companion.web.core.forms import Form
+from companion.web.core.i18n import gettext
+
+from .dealing import dealer
+
+PLAYER_CHOICES = [SelectChoice(2, _l("2 (variant: two clues each)")), SelectChoice(3, "3"), SelectChoice(4, "4"), SelectChoice(5, "5")]
+
+
+BOX, REFEREED = "box", "referee"
+
+
+class NewGameForm(Form):
+    players = RadioField(_l("Players"), choices=PLAYER_CHOICES, coerce=int, default=4, validators=[InputRequired()])
+    advanced = BooleanField(_l("Advanced mode"))
+    how = RadioField(
+        _l("How you play"),
+        choices=[SelectChoice(BOX, _l("Play with the box: players answer each other")), SelectChoice(REFEREED, _l("The app referees: play on phones"))],
+        default=BOX,
+        validate_choice=False,  # a form without the field (older pages, scripts) plays with the box
+    )
+    submit = SubmitField(_l("Deal a new game"))
+
+    def validate_how(self, field) -> None:
+        if field.data not in (BOX, REFEREED, None, ""):
+            raise ValidationError(_l("Not a valid choice."))
+        if field.data == REFEREED and self.players.data == 2:
+            raise ValidationError(_l("The app referees games of 3 to 5 players: asking needs at least two other players."))
+
+
+def valid_game_code(form, field) -> None:
+    """Accept a code only when it names a game; keep the parsed game for the view."""
+    try:
+        field.game = dealer().load(field.data or "")
+    except GameCodeError as exc:
+        raise ValidationError(code_error_text(exc.reason, exc.params, gettext)) from None
+    except NoHabitatLeft as exc:
+        raise ValidationError(no_habitat_left_text(exc.used, gettext)) from None
+
+
+class LoadCodeForm(Form):
+    """A GET form: loading a code changes nothing, so it carries no CSRF token and can be bookmarked."""
+
+    class Meta:
+        csrf = False
+
+    code = StringField(_l("Game code"), validators=[valid_game_code])
+
+
+class AgreeForm(Form):
+    """A confirmation that the whole table (or all but one) agrees: for the hint and the reveal."""
+
+    agree = BooleanField(_l("The table agrees"), validators=[DataRequired(_l("Tick the box once the table agrees."))])
+
+
+class NextGameForm(Form):
+    players = SelectField(_l("Players next game"), choices=PLAYER_CHOICES, coerce=int)
+
+
+class ShowClueForm(Form):
+    """The shared-device flow: pick a seat, then confirm that only that player is looking."""
+
+    seat = IntegerField(validators=[InputRequired(), NumberRange(1, 5)])
+    confirmed = HiddenField(default="")
+

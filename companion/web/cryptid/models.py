@@ -1,0 +1,41 @@
+"""Cryptid's rows beside the shared tables: the hint votes and unlocks of a table, and which games are refereed
+(their moves are in the shared move log)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from companion.web.core.db import Base, utcnow
+
+
+class Vote(Base):
+    """One seat asking for one step; the unique constraint makes a second vote count once."""
+
+    __tablename__ = "votes"
+    __table_args__ = (UniqueConstraint("code", "step", "seat"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(ForeignKey("tables.code", ondelete="CASCADE"), index=True)
+    step: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int] = mapped_column(Integer)
+    cast_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Unlock(Base):
+    """A step the table agreed on; once there, it stays."""
+
+    __tablename__ = "unlocks"
+    code: Mapped[str] = mapped_column(ForeignKey("tables.code", ondelete="CASCADE"), primary_key=True)
+    step: Mapped[str] = mapped_column(String(16), primary_key=True)
+    unlocked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RefereedTable(Base):
+    """A game the site referees (PLAY.md): its moves are in `moves`; `next_code` is the game dealt after it."""
+
+    __tablename__ = "refereed_tables"
+    code: Mapped[str] = mapped_column(ForeignKey("tables.code", ondelete="CASCADE"), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    next_code: Mapped[str | None] = mapped_column(String(16), nullable=True)

@@ -1,0 +1,104 @@
+"""The table panel shared by the host screen and the seat pages: votes, unlocked hints, the reveal.
+
+Both pages show the same panel; small JavaScript polls its fragment URL with If-None-Match and swaps it in
+when the table's state changed. Forms in the panel post normally (303 back to the page) or, from the script,
+with X-Requested-With: fetch, and then get the new panel back.
+"""
+
+from __future__ import annotations
+
+from babel.lists import format_list
+from flask import make_response, render_template, request
+from flask_babel import get_locale
+
+from companion.cryptid import Game
+from companion.cryptid.table import HINT, REVEAL, STEPS, TILE_HINT, UnknownStep
+from companion.cryptid.text import hint_text, seat_name, tile_hint_text
+from companion.web.core.errors import error_response
+from companion.web.core.i18n import gettext
+from companion.web.cryptid.head import read_head
+from companion.web.cryptid.votes import StepNotOpen, TableState, load_state
+
+from .common import hex_name
+
+PANEL_TEMPLATE = "cryptid/game/_table.html"
+
+
+def step_views(game: Game, state: TableState, seat: int | None = None) -> list[dict]:
+    """What the panel shows for each step the table may ask for now."""
+    views = []
+    for step in STEPS:
+        if not state.is_open(step):
+            continue
+        voters = sorted(state.voters(step))
+        view = {
+            "step": step,
+            "unlocked": step in state.unlocked,
+            # One name list in the reader's language: "Player 1, Player 2 και Player 3", "Player 1、Player 2".
+            "voters": format_list([seat_name(s, gettext) for s in voters], locale=get_locale()) if voters else "",
+            "count": len(voters),
+            "mine": seat in voters,
+        }
+        if view["unlocked"]:
+            view["content"] = unlocked_content(game, step)
+        views.append(view)
+    return views
+
+
+def latest_unlocked(game: Game, state: TableState) -> dict | None:
+    """The step the table unlocked last, for the banner at the top of the page; None before any."""
+    unlocked = [view for view in step_views(game, state) if view["unlocked"]]
+    return unlocked[-1] if unlocked else None
+
+
+def unlocked_content(game: Game, step: str) -> dict:
+    if step == HINT:
+        return {"text": hint_text(game.hint, gettext)}
+    if step == TILE_HINT:
+        return {"text": tile_hint_text(*game.habitat_tile(), gettext)}
+    assert step == REVEAL
+    return {"text": hex_name(game, game.habitat)}
+
+
+def render_panel(game: Game, state: TableState, *, seat: int | None, poll_url: str, action=None, host_form=None):
+    """The panel's HTML; `action(step, withdraw)` builds each form's URL, `host_form(step)` the host's form
+    (neither for the public view, which only shows the tallies)."""
+    return render_template(
+        PANEL_TEMPLATE,
+        game=game,
+        state=state,
+        steps=step_views(game, state, seat),
+        seat=seat,
+        poll_url=poll_url,
+        action=action,
+        host_form=host_form,
+        etag=panel_etag(state, seat),
+    )
+
+
+def panel_etag(state: TableState, seat: int | None) -> str:
+    return f"{state.version}-{seat or 0}"
+
+
+def panel_response(game: Game, render, seat: int | None):
+    """The fragment `render(state)` makes, or 304 after one read of the table's stamp while nothing changed."""
+    head = read_head(game.code)
+    etag = f"{head.stamp}-{seat or 0}"
+    if request.if_none_match.contains(etag):
+        response = make_response("", 304)
+    else:
+        state = load_state(game, head)
+        etag = panel_etag(state, seat)
+        response = make_response(render(state))
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def step_error(error: Exception):
+    if isinstance(error, UnknownStep):
+        return error_response(
+            400, gettext("There is no step “%(step)s”. A table can ask for: %(steps)s.", step=error.step, steps=", ".join(STEPS))
+        )
+    assert isinstance(error, StepNotOpen)
+    return error_response(409, gettext("Agree on the first hint before asking for the stronger one."))

@@ -1,0 +1,379 @@
+"""Refereed play on the web (PLAY.md): the seat's phone, the host's shared screen and the public view of a game
+the server referees, their live fragments, and the forms that make moves. The rules live in cryptid.play and
+the storage in play_state; this module parses, calls them and renders.
+
+Every page of a refereed game shows the same live fragment, filtered for its viewer: a seat sees its own clue's
+choices, the host and the public see none. The fragment long-polls (live.wait_for_change) and is swapped in place.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template, request, url_for
+from flask_babel import lazy_gettext
+
+from companion.cryptid import Game
+from companion.cryptid.hexgrid import ALL_HEXES, HEX_COUNT
+from companion.cryptid.play import (
+    OVER,
+    Ask,
+    Cube,
+    HostGone,
+    IllegalMove,
+    Leave,
+    Name,
+    PlayState,
+    Search,
+    VoteGone,
+    clean_name,
+)
+from companion.cryptid.text import (
+    clue_text,
+    illegal_move_text,
+    log_entry_text,
+    mirror_text,
+    pending_text,
+)
+from companion.web.core.errors import error_response
+from companion.web.core.i18n import gettext
+from companion.web.core.live import long_poll_response
+from companion.web.core.moves import act
+from companion.web.core.network import phone_base
+from companion.web.core.qr import qr_svg
+from companion.web.core.ratelimit import actions_limit, limiter
+from companion.web.core.security import mark_private
+from companion.web.core.store import Conflict
+from companion.web.cryptid.head import TableHead
+from companion.web.cryptid.tokens import seat_token
+
+from .common import (
+    game_or_404,
+    hex_labels,
+    hex_name,
+    host_game,
+    map_letters,
+    seat_game,
+    seat_url,
+)
+from .diagram import board_svg, piece_marks, shade_marks
+from .refereed import draw_first, load_moves, load_play, next_refereed_code, submit
+
+bp = Blueprint("play", __name__)
+
+LIVE_TEMPLATE = "cryptid/play/_live.html"
+MALFORMED_MOVE = lazy_gettext("That move did not make sense. Tap a hex on the board, then choose what to do.")
+
+
+def selected_hex() -> int | None:
+    """The hex a seat tapped (?hex=N); junk is ignored."""
+    value = request.args.get("hex", "")
+    if not (value.isascii() and value.isdigit() and len(value) <= 3) or int(value) >= HEX_COUNT:
+        return None
+    return int(value)
+
+
+def view_args() -> dict:
+    """The query arguments a live fragment keeps (selected hex, intended move, replay step), nothing else."""
+    return {key: request.args[key][:8] for key in ("hex", "do", "replay") if key in request.args}
+
+
+def seat_choices(state: PlayState, seat: int, hex: int | None) -> list[dict]:
+    """The moves the seat may make on the selected hex, each with the sentence its confirm step shows."""
+    if hex is None or not state.to_act(seat):
+        return []
+    names = state.display_names(gettext)
+    place = hex_name(state.game, hex)
+    choices = []
+    if state.cube_choices(seat) >> hex & 1:
+        choices.append({"action": "cube", "label": gettext("Place my cube here"),
+                        "confirm": gettext("Place your cube on %(place)s?", place=place)})
+    for target in state.ask_targets(seat, hex):
+        choices.append({"action": "ask", "target": target, "label": gettext("Ask %(name)s", name=names[target]),
+                        "confirm": gettext("Ask %(name)s about %(place)s? Their clue answers at once.", name=names[target], place=place)})
+    if state.search_choices(seat) >> hex & 1:
+        choices.append({"action": "search", "label": gettext("Search here"),
+                        "confirm": gettext("Search %(place)s? Every other player answers in turn; the first cube stops the search.", place=place)})
+    return choices
+
+
+def live_context(game: Game, state: PlayState, *, seat: int | None, live_url: str, act_url: str | None,
+                 link: callable, replay: int | None = None) -> dict:
+    """What the live fragment shows: status, the board with every piece, the seat's choices, the log, the end."""
+    names = state.display_names(gettext)
+    shown = state
+    if replay is not None and state.phase == OVER:
+        shown = PlayState.replay(game, state_moves(state)[:replay]) if replay < state.version else state
+    selected = selected_hex() if seat is not None and replay is None else None
+    last = next((e.hex for e in reversed(shown.log) if e.hex is not None), None)
+    marks = piece_marks(shown.discs, shown.cubes, highlight=last)
+    if seat is not None:
+        marks = shade_marks(ALL_HEXES & ~game.allowed(seat)) + marks
+    if seat is not None and shown.phase != OVER:
+        choosable = state.cube_choices(seat) | state.search_choices(seat) | (_askable(state, seat))
+    else:
+        choosable = 0
+    board = board_svg(
+        game.board,
+        title=gettext("The board with every player's pieces"),
+        letters=map_letters(),
+        habitat=game.habitat if shown.phase == OVER and replay is None else None,
+        selected=selected,
+        hex_href=link() + "?hex={}" if seat is not None and shown.phase != OVER else None,
+        marked=choosable if choosable else 0,
+        css_class="play-map",
+        overlay=marks,
+    )
+    log = [
+        {"n": e.n, "seat": e.seat, "text": log_entry_text(e, names, gettext), "mirror": mirror_text(e, game.board, names, gettext)}
+        for e in shown.log
+    ]
+    results = None
+    if state.phase == OVER:
+        ranks = state.ranks or {}
+        results = {
+            "ranks": sorted(({"seat": s, "name": names[s], "rank": ranks.get(s), "clue": _clue(game, s)} for s in state.seats),
+                            key=lambda r: (r["rank"] or 9, r["seat"])),
+            "habitat": hex_name(game, game.habitat),
+            "moves": state.version,
+        }
+    return {
+        "game": game,
+        "state": state,
+        "shown": shown,
+        "replay": replay,
+        "seat": seat,
+        "names": names,
+        "status": pending_text(state, names, gettext),
+        "your_turn": seat is not None and state.to_act(seat),
+        "selected": selected,
+        "selected_name": hex_name(game, selected) if selected is not None else None,
+        "choices": seat_choices(state, seat, selected) if seat is not None else [],
+        "intent": request.args.get("do") if seat is not None else None,
+        "board": board,
+        "log": log,
+        "results": results,
+        "live_url": live_url,
+        "act_url": act_url,
+        "link": link,
+        "gone_candidates": _gone_candidates(state, seat),
+        "etag": live_etag(state, seat),
+    }
+
+
+def _askable(state: PlayState, seat: int) -> int:
+    mask = 0
+    for target in state.seats:
+        mask |= state.ask_hexes(seat, target)
+    return mask
+
+
+def _clue(game: Game, seat: int) -> str:
+    return " ".join(clue_text(c, gettext) for c in game.seat_clues(seat))
+
+
+def _gone_candidates(state: PlayState, seat: int | None) -> list[dict]:
+    """Seats the viewer may mark as gone (every other active seat; the host may mark any)."""
+    if state.phase == OVER or (seat is not None and seat in state.left):
+        return []
+    names = state.display_names(gettext)
+    out = []
+    for other in state.active_seats:
+        if other == seat:
+            continue
+        voted = seat is not None and seat in state.gone_votes[other - 1]
+        out.append({"seat": other, "name": names[other], "voted": voted, "votes": len(state.gone_votes[other - 1])})
+    return out
+
+
+def state_moves(state: PlayState) -> list:
+    return load_moves(state.game)
+
+
+def live_etag(state: PlayState, seat: int | None) -> str:
+    return f"play-{state.version}-{seat or 0}"
+
+
+def render_live(context: dict) -> str:
+    return render_template(LIVE_TEMPLATE, **context)
+
+
+def live_response(game: Game, make_context, seat: int | None):
+    """The live fragment, long-polled: waits while the phone's version (If-None-Match) is still current."""
+    return long_poll_response(game.code, lambda: load_play(game), lambda state: live_etag(state, seat),
+                              lambda state: render_live(make_context(state)))
+
+
+def play_error(error: IllegalMove | Conflict):
+    """409 with the reason in the phone's language."""
+    if isinstance(error, Conflict):
+        message = illegal_move_text("stale_version", {}, gettext)
+    else:
+        message = illegal_move_text(error.reason, error.params, gettext)
+    return error_response(409, message)
+
+
+def form_move(seat: int, form) -> object:
+    """The move a seat's form names; None for a malformed form (400)."""
+    action = form.get("action", "")
+    try:
+        if action == "name":
+            return Name(seat, clean_name(form.get("name", "")[:200]))
+        if action == "leave":
+            return Leave(seat)
+        if action == "vote_gone":
+            return VoteGone(seat, _int(form.get("target")))
+        hex_index = _int(form.get("hex"))
+        if not 0 <= hex_index < HEX_COUNT:
+            return None
+        if action == "cube":
+            return Cube(seat, hex_index)
+        if action == "search":
+            return Search(seat, hex_index)
+        if action == "ask":
+            return Ask(seat, _int(form.get("target")), hex_index)
+    except ValueError:
+        return None
+    return None
+
+
+def _int(value) -> int:
+    text = str(value or "")
+    if not (text.isascii() and text.isdigit() and len(text) <= 3):
+        raise ValueError(text)
+    return int(text)
+
+
+# Pages ---------------------------------------------------------------------------------------------------------
+
+def _replay_step(state: PlayState) -> int | None:
+    value = request.args.get("replay", "")
+    if state.phase != OVER or not (value.isascii() and value.isdigit() and len(value) <= 4):
+        return None
+    return min(int(value), state.version)
+
+
+def seat_context(token: str, game: Game, seat: int, state: PlayState) -> dict:
+    def link(**values):
+        return url_for("seats.seat", token=token, **values)
+
+    context = live_context(game, state, seat=seat, live_url=url_for("play.seat_live", token=token, **view_args()),
+                           act_url=url_for("play.seat_act", token=token), link=link, replay=_replay_step(state))
+    following = next_refereed_code(game) if state.phase == OVER else None
+    if following:
+        context["next_seat_url"] = url_for("seats.seat", token=seat_token(following, seat)) if seat <= game.players else None
+    return context
+
+
+def seat_page(token: str, game: Game, seat: int, panel: str, head: TableHead | None = None):
+    state = load_play(game, head)
+    (clue,) = game.seat_clues(seat)
+    context = seat_context(token, game, seat, state)
+    allowed = game.allowed(seat)
+    selected = context["selected"]
+    return render_template(
+        "cryptid/play/seat.html",
+        **context,
+        clue=clue_text(clue, gettext),
+        check=None if selected is None else {"name": context["selected_name"], "disc": bool(allowed >> selected & 1)},
+        token=token,
+        panel=panel,
+        hex_labels=hex_labels(),
+    )
+
+
+def host_context(token: str, game: Game, state: PlayState) -> dict:
+    def link(**values):
+        return url_for("host.screen", token=token, **values)
+
+    return live_context(game, state, seat=None, live_url=url_for("play.host_live", token=token, **view_args()),
+                        act_url=url_for("play.host_act", token=token), link=link, replay=_replay_step(state))
+
+
+def host_page(token: str, game: Game, panel: str, head: TableHead | None = None):
+    state = load_play(game, head)
+    base, reachable = phone_base()
+    seats = []
+    names = state.display_names(gettext)
+    for seat in range(1, game.players + 1):
+        url = seat_url(base, game.code, seat)
+        seats.append({"number": seat, "name": names[seat], "joined": state.names[seat - 1] is not None,
+                      "url": url, "qr": qr_svg(url)})
+    own_url = base + url_for("host.screen", token=token)
+    return render_template(
+        "cryptid/play/host.html",
+        **host_context(token, game, state),
+        seats=seats,
+        phone_base=base,
+        phones_can_reach=reachable,
+        host={"token": token, "url": own_url, "qr": qr_svg(own_url)},
+        panel=panel,
+    )
+
+
+def public_context(game: Game, state: PlayState) -> dict:
+    def link(**values):
+        return url_for("games.setup", code=game.code, **values)
+
+    return live_context(game, state, seat=None, live_url=url_for("play.public_live", code=game.code, **view_args()),
+                        act_url=None, link=link, replay=_replay_step(state))
+
+
+def public_page(game: Game, panel: str, head: TableHead | None = None):
+    return render_template("cryptid/play/public.html", **public_context(game, load_play(game, head)), panel=panel)
+
+
+# Live fragments and moves --------------------------------------------------------------------------------------
+
+@bp.get("/s/<token>/live")
+def seat_live(token: str):
+    game, seat = seat_game(token)
+    mark_private()
+    return live_response(game, lambda state: seat_context(token, game, seat, state), seat)
+
+
+@bp.get("/h/<token>/live")
+def host_live(token: str):
+    game = host_game(token)
+    mark_private()
+    return live_response(game, lambda state: host_context(token, game, state), None)
+
+
+@bp.get("/games/<code>/live")
+def public_live(code: str):
+    game = game_or_404(code)
+    return live_response(game, lambda state: public_context(game, state), None)
+
+
+@bp.post("/s/<token>/play")
+@limiter.limit(actions_limit)
+def seat_act(token: str):
+    game, seat = seat_game(token)
+    mark_private()
+    return act(lambda: form_move(seat, request.form), lambda move: submit(game, move, _version(request.form)),
+               lambda state: render_live(seat_context(token, game, seat, state)), url_for("seats.seat", token=token),
+               refusals=(IllegalMove,), refused=play_error, malformed=MALFORMED_MOVE)
+
+
+def host_move(game: Game, form) -> object:
+    """The move the host screen's form names: start the game (drawing the first player) or mark a player gone."""
+    action = form.get("action")
+    if action == "start":
+        return draw_first(game)
+    if action == "host_gone":
+        return HostGone(_int(form.get("target")))
+    return None
+
+
+@bp.post("/h/<token>/play")
+@limiter.limit(actions_limit)
+def host_act(token: str):
+    """The host starts the game (drawing the first player) or marks a vanished player as gone."""
+    game = host_game(token)
+    mark_private()
+    return act(lambda: host_move(game, request.form), lambda move: submit(game, move, _version(request.form)),
+               lambda state: render_live(host_context(token, game, state)), url_for("host.screen", token=token),
+               refusals=(IllegalMove,), refused=play_error, malformed=MALFORMED_MOVE)
+
+
+def _version(form) -> int | None:
+    value = form.get("version", "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 6 else None

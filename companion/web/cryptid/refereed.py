@@ -1,0 +1,96 @@
+"""Refereed games in the database: each game's moves are rows (code, seq) and its state is their fold.
+
+A move is checked against the state folded from the log, then inserted as row seq = version + 1 under a unique
+(code, seq) constraint, in the same transaction that touches the table (which wakes live updates). Two moves
+racing for the same place, from two phones or two server processes, cannot both land: the loser's insert
+fails, nothing of it is kept, and it is told the state moved on (Conflict). Restarting loses nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+
+from companion.cryptid import Game
+from companion.cryptid.play import OVER, IllegalMove, Move, PlayState, Reveal, Start
+from companion.web.core.db import db, writing
+from companion.web.core.store import (
+    Conflict,
+    append_move,
+    load_log,
+    stamped_cache,
+    touch,
+)
+
+from .head import TableHead, read_head
+from .models import RefereedTable
+
+
+def is_refereed(game: Game, head: TableHead | None = None) -> bool:
+    """Whether the site referees this game; `head` if the caller just read it."""
+    return (head or read_head(game.code)).refereed
+
+
+def next_refereed_code(game: Game) -> str | None:
+    """The game the host dealt after this one, if any (phones at the end offer to follow it)."""
+    record = db.session.get(RefereedTable, game.code)
+    db.session.commit()
+    return record.next_code if record else None
+
+
+def create_refereed(game: Game, start: bool = False, previous: Game | None = None) -> PlayState:
+    """Make `game` a refereed table (idempotent); with start, draw the first player and begin at once."""
+    try:
+        with writing():
+            touch(game.code)
+            if db.session.get(RefereedTable, game.code) is None:
+                db.session.add(RefereedTable(code=game.code))
+            if previous is not None:
+                db.session.execute(update(RefereedTable).where(RefereedTable.code == previous.code).values(next_code=game.code))
+    except IntegrityError:  # created by a racing request: the same table
+        pass
+    state = load_play(game)
+    if start and state.version == 0:
+        state = submit(game, draw_first(game))
+    return state
+
+
+def draw_first(game: Game) -> Start:
+    """The first player, drawn at random when the game starts (PLAY.md section 1)."""
+    return Start(secrets.randbelow(game.players) + 1)
+
+
+def load_moves(game: Game) -> list[Move]:
+    return [Move.from_json(data) for data in load_log(game.code)]
+
+
+def load_play(game: Game, head: TableHead | None = None) -> PlayState:
+    """The game as its moves leave it: folded once per change of the table, then remembered."""
+    stamp = (head or read_head(game.code)).stamp
+    return stamped_cache().get("moves", game.code, stamp, lambda: PlayState.replay(game, load_moves(game)))
+
+
+def submit(game: Game, move: Move, version: int | None = None) -> PlayState:
+    """Apply one move: IllegalMove when the rules (or a stale `version`) forbid it, Conflict when another move
+    took its place first; either way nothing changes. Returns the new state."""
+    state = load_play(game)
+    state.check_version(version)
+    following = state.apply(move)
+    if not append_move(game.code, following.version, move.to_json()):
+        raise Conflict(load_play(game))
+    return following
+
+
+def settle_reveal(game: Game) -> None:
+    """The table agreed to the reveal: a refereed game still running ends with no winner."""
+    if not is_refereed(game):
+        return
+    state = load_play(game)
+    if state.phase != OVER:
+        try:
+            submit(game, Reveal(), state.version)
+        except (IllegalMove, Conflict):
+            settle_reveal(game)  # a move came first: try again on the new state
+

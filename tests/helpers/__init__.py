@@ -1,0 +1,21 @@
+"""What the tests share: where the repository and the test data are, and the pinned games."""
+
+import json
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+DATA = REPO / "tests" / "data"
+GOLDEN = [json.loads(line) for line in (DATA / "golden.jsonl").read_text().splitlines()]
+# Version-2 games depend on the server's key: these are pinned for this test key.
+GOLDEN_V2_KEY = b"golden test key"
+GOLDEN_V2 = [json.loads(line) for line in (DATA / "golden-v2.jsonl").read_text().splitlines()]
+
+
+def make_app(database_url: str, instance: Path):
+    """The site on `database_url`, its secret key and files in `instance`."""
+    import os
+
+    from companion.web.core.app import create_app
+
+    os.environ["COMPANION_INSTANCE_PATH"] = str(instance)
+    return create_app({"TESTING": True, "SECRET_KEY": "s", "SQLALCHEMY_DATABASE_URI": database_url})

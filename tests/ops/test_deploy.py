@@ -1,0 +1,173 @@
+"""The shipped deployment, for real: Debian's nginx (deploy/nginx.conf) in front of two app processes sharing
+one PostgreSQL database. A refereed game and a vote are played through the proxy, live updates included, and
+the proxy's log shows both back ends served them (and no token)."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import pytest
+
+from tests.helpers import REPO
+
+DEPLOY = REPO / "deploy"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _needs(thing: str, found) -> None:
+    if not found:
+        message = f"the deployment test needs {thing} (see .ci/run)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+def _wait_for_port(port: int, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"process exited with {process.returncode}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError(f"nothing listens on {port}")
+
+
+@pytest.fixture
+def proxied(tmp_path):
+    """The base URL of nginx in front of two app processes on one PostgreSQL database, and nginx's access log."""
+    database = os.environ.get("TEST_DATABASE_URL")
+    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
+    _needs("PostgreSQL (TEST_DATABASE_URL)", database)
+    _needs("nginx", nginx)
+    backends = [_free_port(), _free_port()]
+    environment = dict(os.environ, DATABASE_URL=database, COMPANION_SECRET_KEY="d" * 64, COMPANION_TRUST_PROXY="1",
+                       COMPANION_INSTANCE_PATH=str(tmp_path / "instance"))
+    environment.pop("COMPANION_PUBLIC_URL", None)
+    processes = [
+        subprocess.Popen([sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "1"],
+                         env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for port in backends
+    ]
+    listen = _free_port()
+    log = tmp_path / "access.log"
+    shipped = (DEPLOY / "nginx.conf").read_text()
+    site = (shipped.replace("server 127.0.0.1:5001;", f"server 127.0.0.1:{backends[0]};")
+            .replace("server 127.0.0.1:5002;", f"server 127.0.0.1:{backends[1]};")
+            .replace("listen 80;", f"listen 127.0.0.1:{listen};")
+            .replace("/var/log/nginx/cryptid-companion.log cryptid_redacted", f"{log} cryptid_test"))
+    assert site.count(str(backends[0])) == 1 and str(log) in site, "the shipped configuration changed shape"
+    (tmp_path / "nginx.conf").write_text(
+        f"daemon off; pid {tmp_path}/nginx.pid; error_log {tmp_path}/error.log; worker_processes 1;\n"
+        "events { worker_connections 1024; }\n"
+        f"http {{ client_body_temp_path {tmp_path}/body; proxy_temp_path {tmp_path}/proxy;"
+        f" fastcgi_temp_path {tmp_path}/fcgi; uwsgi_temp_path {tmp_path}/uwsgi; scgi_temp_path {tmp_path}/scgi;\n"
+        "log_format cryptid_test '$upstream_addr \"$request_method $cryptid_loggable_uri\" $status';\n"
+        f"{site}\n}}\n"
+    )
+    try:
+        for port, process in zip(backends, processes):
+            _wait_for_port(port, process)
+        proxy = subprocess.Popen([nginx, "-c", str(tmp_path / "nginx.conf"), "-p", str(tmp_path)],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            _wait_for_port(listen, proxy)
+            yield f"http://127.0.0.1:{listen}", log, backends
+        finally:
+            proxy.terminate()
+            proxy.wait(timeout=10)
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            try:
+                process.wait(timeout=40)  # the server lets running long polls finish first
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+class Browser:
+    """A tiny client with a cookie jar, as one phone."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+    def call(self, method: str, path: str, body=None, form=None, headers=None) -> tuple[int, str]:
+        data = json.dumps(body).encode() if body is not None else (urllib.parse.urlencode(form).encode() if form else None)
+        request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers or {})
+        if body is not None:
+            request.add_header("Content-Type", "application/json")
+        try:
+            with self.opener.open(request, timeout=40) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
+
+def test_a_refereed_game_and_a_vote_through_nginx_and_two_back_ends(proxied):
+    base, log, backends = proxied
+    host = Browser(base)
+    status, text = host.call("POST", "/api/tables", {"players": 3, "advanced": False})
+    assert status == 201
+    table = json.loads(text)
+    seats = [urllib.parse.urlsplit(s["url"]).path.rsplit("/", 1)[1] for s in table["seats"]]
+    phones = [Browser(base) for _ in seats]
+    play = [f"/api/seats/{token}/play" for token in seats]
+    for _ in range(8):
+        state = json.loads(phones[0].call("GET", play[0])[1])
+        if state["phase"] == "turns":
+            break
+        mover = state["turn"]
+        waiter = next(i for i in range(3) if i + 1 != mover)
+        woke: list = []
+        thread = threading.Thread(target=lambda: woke.append((time.monotonic(), phones[waiter].call("GET", f"{play[waiter]}?wait={state['version']}"))))
+        thread.start()
+        time.sleep(0.3)  # the waiting request is in place on one back end...
+        cube = next(h for h in range(108) if not any(c["row"] * 12 + c["col"] == h for c in state["cubes"]))
+        # ...and the move goes through the proxy to either: try hexes until one is legal for the mover.
+        for hex_index in range(cube, 108):
+            sent = time.monotonic()
+            status, _ = phones[mover - 1].call("POST", play[mover - 1], {"action": "cube", "hex": {"row": hex_index // 12, "col": hex_index % 12}})
+            if status == 200:
+                break
+        assert status == 200, _
+        thread.join(timeout=10)
+        assert woke, "the long poll did not answer"
+        arrived, (wait_status, wait_text) = woke[0]
+        assert wait_status == 200 and json.loads(wait_text)["version"] == state["version"] + 1
+        assert arrived - sent < 1.0, "a move took more than a second to reach another phone"
+    assert state["phase"] == "turns"  # the whole opening went through the proxy
+    # A vote through the proxy: the seat page's form, with its CSRF token and session cookie.
+    status, page = phones[1].call("GET", f"/s/{seats[1]}")
+    assert status == 200
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    status, _ = phones[1].call("POST", f"/s/{seats[1]}/votes/hint", form={"csrf_token": token})
+    assert status == 200  # followed the 303 back to the seat page
+    status, panel = phones[2].call("GET", f"/s/{seats[2]}/table")
+    assert "1 of 3 wants it" in panel
+    served = log.read_text()
+    for port in backends:
+        assert f"127.0.0.1:{port}" in served, "both back ends served the game"
+    for token in seats:
+        assert token not in served, "a seat token reached the proxy's log"

@@ -1,0 +1,135 @@
+"""`python -m companion serve`: the banner, refusals with a message instead of a traceback, the request limits
+of both servers, and several worker processes signing with one key."""
+
+import http.client
+import os
+import re
+import socket
+import subprocess
+import sys
+
+import pytest
+
+from companion.ops.server import banner, granian_available
+from companion.web.core.app import create_app
+from companion.web.core.config import MAX_REQUEST_BODY
+from companion.web.cryptid.tokens import host_token
+from tests.helpers import GOLDEN, REPO
+from tests.helpers.serving import free_port, running_server
+
+LAN = "192.168.1.20"
+PUBLIC = "https://cryptid.example.org"
+needs_granian = pytest.mark.skipif(not granian_available(), reason="granian runs on Linux and macOS here")
+
+
+@pytest.mark.parametrize(
+    "host, public_url, lan, local, phones",
+    [
+        ("0.0.0.0", None, LAN, "http://localhost:5000", f"Phones on the same Wi-Fi: http://{LAN}:5000"),
+        ("::", None, LAN, "http://localhost:5000", f"Phones on the same Wi-Fi: http://{LAN}:5000"),
+        ("0.0.0.0", None, None, "http://localhost:5000", "No network address found: phones can reach this site only"),
+        ("127.0.0.1", None, LAN, "http://127.0.0.1:5000", "Phones cannot reach this server: it listens on 127.0.0.1"),
+        ("::1", None, LAN, "http://[::1]:5000", "Phones cannot reach this server: it listens on ::1"),
+        ("localhost", None, None, "http://localhost:5000", "Phones cannot reach this server: it listens on localhost"),
+        (LAN, None, "10.0.0.3", f"http://{LAN}:5000", f"Phones on the same network: http://{LAN}:5000"),
+        ("127.0.0.1", PUBLIC, None, "http://127.0.0.1:5000", f"Phones will open {PUBLIC}"),
+    ],
+)
+def test_the_banner_says_where_the_host_and_the_phones_go(host, public_url, lan, local, phones):
+    lines = banner(host, 5000, public_url, lan, "granian", 4, 250, "/data/instance").splitlines()
+    assert lines[0] == f"Cryptid companion on {local}"
+    assert lines[1].startswith(phones)
+    assert lines[2:] == [
+        "Server: granian, 4 worker processes with 250 threads each.",
+        "Instance folder (secret key, SQLite database): /data/instance",
+        "Press Ctrl+C to stop.",
+    ]
+    assert banner(host, 5000, public_url, lan, "waitress", 1, 1000, "/i").splitlines()[2] == (
+        "Server: waitress, 1 process with 1000 threads."
+    )
+
+
+def _serve(*arguments: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", *arguments]
+    return subprocess.run(command, capture_output=True, text=True, cwd=REPO, env=env, timeout=60)
+
+
+@pytest.mark.parametrize(
+    "arguments, environment, words",
+    [
+        (["--server", "waitress", "--workers", "2"], {}, "waitress runs one process"),
+        ([], {"COMPANION_SECRET_KEY": ""}, "COMPANION_SECRET_KEY has 0 characters; it needs at least 32"),
+        ([], {"COMPANION_SECRET_KEY": "hunter2"}, "COMPANION_SECRET_KEY has 7 characters"),
+        ([], {"COMPANION_PURGE_AFTER_DAYS": "soon"}, "COMPANION_PURGE_AFTER_DAYS must be a whole number of days"),
+        ([], {"COMPANION_PUBLIC_URL": "cryptid.example.org"}, "COMPANION_PUBLIC_URL must be a full address"),
+    ],
+)
+def test_serve_refuses_what_cannot_work_with_a_message(arguments, environment, words):
+    result = _serve("--port", str(free_port()), *arguments, env=dict(os.environ, **environment))
+    assert result.returncode == 1
+    assert result.stdout == ""  # no banner for a server that does not start
+    assert result.stderr.startswith("error: ") and words in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_busy_port_is_reported_before_the_banner():
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        result = _serve("--port", str(port))
+    assert result.returncode == 1 and result.stdout == ""
+    assert f"Port {port} is already in use by another program" in result.stderr
+    assert "--port 5050" in result.stderr and "Traceback" not in result.stderr
+
+
+def _raw_status(port: int, request: bytes) -> int:
+    """The status the server answers a raw request with."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as connection:
+        try:
+            connection.sendall(request)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # refused before the whole request was sent: the answer is waiting
+        status_line = connection.makefile("rb").readline()
+    return int(status_line.split()[1])
+
+
+SERVERS = [pytest.param("granian", marks=needs_granian), "waitress"]
+
+
+@pytest.mark.parametrize("server", SERVERS)
+def test_oversized_requests_are_refused_early(server, tmp_path):
+    port = free_port()
+    workers = ["--workers", "1"] if server == "granian" else []
+    command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port),
+               "--server", server, "--threads", "4", *workers]
+    with running_server(command, port, cwd=REPO, env=dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path))):
+        assert _raw_status(port, b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n") == 200
+        huge_header = b"GET / HTTP/1.1\r\nHost: localhost\r\nAccept-Language: " + b"el," * 78_000 + b"\r\n\r\n"
+        assert _raw_status(port, huge_header) == 431
+        body = b"players=4&pad=" + b"x" * MAX_REQUEST_BODY
+        big_post = b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+        assert _raw_status(port, big_post + b"Content-Length: %d\r\n\r\n" % len(body) + body) == 413
+
+
+@needs_granian
+def test_worker_processes_share_one_secret_key(tmp_path):
+    """A fresh instance folder and several workers: every worker accepts the host link signed with the key
+    file's key, and signs the seat links alike."""
+    port = free_port()
+    command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port),
+               "--workers", "3", "--threads", "2"]
+    code = GOLDEN[0]["code"]
+    with running_server(command, port, cwd=REPO, env=dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path))) as text:
+        assert "Server: granian, 3 worker processes with 2 threads each." in text
+        key = (tmp_path / "secret_key").read_text()
+        assert len(key) == 64
+        with create_app({"TESTING": True, "SECRET_KEY": key}).test_request_context():
+            host_page = f"/h/{host_token(code)}"
+        pages = set()
+        for _ in range(12):  # a new connection each time, so the workers take turns
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            connection.request("GET", host_page)
+            response = connection.getresponse()
+            assert response.status == 200
+            pages.add(tuple(re.findall(r'class="seat-link"[^>]*>([^<]+)<', response.read().decode())))
+            connection.close()
+    assert len(pages) == 1 and len(next(iter(pages))) == GOLDEN[0]["players"]

@@ -1,0 +1,278 @@
+"""Refereed play through the HTTP API, as scripted phones play it: whole games against two app instances sharing
+one database (SQLite always, PostgreSQL when TEST_DATABASE_URL names one), races, errors and secrets."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from urllib.parse import urlsplit
+
+import pytest
+
+from companion.cryptid.hexgrid import hex_row_col, hexes_of
+from companion.cryptid.play import PlayState
+from companion.cryptid.text import hint_text
+from companion.web.core.db import Base, db
+from tests.helpers import make_app
+
+
+@pytest.fixture
+def apps(database_url, tmp_path):  # noqa: F811
+    """Two app instances (two connection pools, as two server processes have) on one fresh database."""
+    first = make_app(database_url, tmp_path)
+    with first.app_context():
+        Base.metadata.drop_all(db.engine)
+        Base.metadata.create_all(db.engine)
+    first.config.update(WTF_CSRF_ENABLED=False, RATELIMIT_ENABLED=False)
+    second = make_app(database_url, tmp_path)
+    second.config.update(WTF_CSRF_ENABLED=False, RATELIMIT_ENABLED=False)
+    yield first, second
+    for app in (first, second):
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+class Phone:
+    """One seat's phone, talking to the API through one of the two app instances; keeps every response body."""
+
+    def __init__(self, client, url: str) -> None:
+        self.client = client
+        self.path = "/api/seats/" + urlsplit(url).path.rsplit("/", 1)[1] + "/play"
+        self.received: list[str] = []
+
+    def get(self) -> dict:
+        response = self.client.get(self.path)
+        self.received.append(response.get_data(as_text=True))
+        assert response.status_code == 200
+        return response.get_json()
+
+    def post(self, body: dict, status: int = 200) -> dict:
+        response = self.client.post(self.path, json=body)
+        self.received.append(response.get_data(as_text=True))
+        assert response.status_code == status, response.get_json()
+        return response.get_json()
+
+
+def new_table(apps, players: int, advanced: bool) -> tuple[str, list[Phone]]:
+    clients = [app.test_client() for app in apps]
+    response = clients[0].post("/api/tables", json={"players": players, "advanced": advanced})
+    assert response.status_code == 201
+    data = response.get_json()
+    assert [s["seat"] for s in data["seats"]] == list(range(1, players + 1))
+    phones = [Phone(clients[i % 2], s["url"]) for i, s in enumerate(data["seats"])]
+    return data["code"], phones
+
+
+def hex_json(index: int) -> dict:
+    row, col = hex_row_col(index)
+    return {"row": row, "col": col}
+
+
+def referee_state(app, code: str) -> PlayState:
+    """What the server holds, folded in-process: the scripted players' eyes (they pick legal moves from it)."""
+    from companion.web.cryptid.refereed import load_play
+
+    with app.app_context():
+        return load_play(app.extensions["dealer"].load(code))
+
+
+def play_a_move(phone: Phone, state: PlayState, seat: int, rng: random.Random, hunt: bool) -> dict:
+    """A random legal move for the seat to act; with hunt, search the habitat when a move is due."""
+    if state.pending == "cube":
+        return phone.post({"action": "cube", "hex": hex_json(rng.choice(hexes_of(state.cube_choices(seat)))), "version": state.version})
+    if hunt:
+        return phone.post({"action": "search", "hex": hex_json(state.game.habitat)})
+    move = rng.choice(state.legal_moves())
+    body = move.to_json()
+    request = {"action": body["action"], "hex": {"row": body["row"], "col": body["col"]}}
+    if body["action"] == "ask":
+        request["seat"] = body["target"]
+    return phone.post(request)
+
+
+@pytest.mark.parametrize("players, advanced", [(3, False), (4, True), (5, False), (5, True)])
+def test_whole_games_through_the_api_on_two_servers(apps, players, advanced):
+    rng = random.Random(players * 10 + advanced)
+    code, phones = new_table(apps, players, advanced)
+    game = apps[0].extensions["dealer"].load(code)
+    leaver = players  # the last seat leaves after the opening
+    turns = 0
+    while True:
+        state = referee_state(apps[0], code)
+        if state.phase == "over":
+            break
+        if state.phase == "turns" and leaver not in state.left:
+            phones[leaver - 1].post({"action": "leave"})
+            continue
+        seat = state.turn
+        play_a_move(phones[seat - 1], state, seat, rng, hunt=turns > 6 * players)
+        turns += 1
+        assert turns < 400
+    final = phones[0].get()
+    assert final["phase"] == "over" and final["winner"] is not None
+    assert final["ranks"][str(final["winner"])] == 1 and final["ranks"][str(leaver)] == 3
+    assert sum(1 for rank in final["ranks"].values() if rank == 2) == players - 2
+    assert final["reveal"]["habitat"] == hex_json(game.habitat)
+    assert phones[1].get() == phones[1].get()  # both servers tell the same story
+    public = apps[1].test_client().get(f"/api/tables/{code}/play").get_json()
+    assert public["log"] == final["log"] and "clue" not in public and "you" not in public
+
+
+def test_a_forced_cube_with_no_room_is_skipped_and_logged(apps):
+    """A seat that keeps asking where the answer is a cube runs out of hexes for its own cubes: a logged skip."""
+    code, phones = new_table(apps, 3, False)
+    rng = random.Random(7)
+    for _ in range(600):
+        state = referee_state(apps[0], code)
+        if any(entry.action == "skip" for entry in state.log):
+            break
+        seat = state.turn
+        if state.pending == "cube":
+            play_a_move(phones[seat - 1], state, seat, rng, hunt=False)
+            continue
+        assert state.phase == "turns"  # nobody searches here, so nobody can win before the board fills with cubes
+        asks = [m for m in state.legal_moves() if m.action == "ask"]
+        failing = [m for m in asks if not state._allowed[m.target - 1] >> m.hex & 1]
+        move = rng.choice(failing or asks).to_json()
+        body = {"action": move["action"], "hex": {"row": move["row"], "col": move["col"]}}
+        if move["action"] == "ask":
+            body["seat"] = move["target"]
+        phones[seat - 1].post(body)
+    log = phones[0].get()["log"]
+    assert any(entry["action"] == "skip" for entry in log)
+
+
+def test_two_racing_moves_cannot_both_apply(apps):
+    code, phones = new_table(apps, 4, False)
+    state = referee_state(apps[0], code)
+    seat = state.turn
+    hexes = hexes_of(state.cube_choices(seat))
+    twins = [Phone(apps[i].test_client(), "http://x/s/" + phones[seat - 1].path.split("/")[3]) for i in (0, 1)]
+    barrier = threading.Barrier(2)
+    answers = []
+
+    def tap(phone: Phone, hex_index: int) -> None:
+        barrier.wait()
+        response = phone.client.post(phone.path, json={"action": "cube", "hex": hex_json(hex_index), "version": state.version})
+        answers.append((response.status_code, response.get_json()))
+
+    threads = [threading.Thread(target=tap, args=(twin, h)) for twin, h in zip(twins, hexes[:2])]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(status for status, _ in answers) == [200, 409]
+    after = referee_state(apps[1], code)
+    assert after.version == state.version + 1 and len(hexes_of(after.all_cubes)) == 1
+
+
+@pytest.mark.parametrize(
+    "body, status, words",
+    [
+        ("not json", 400, "JSON object"),
+        ({"action": "fly"}, 400, "action"),
+        ({"action": "cube"}, 400, "hex"),
+        ({"action": "cube", "hex": {"row": 9, "col": 0}}, 400, "not on the board"),
+        ({"action": "cube", "hex": {"row": "1", "col": 0}}, 400, "whole numbers"),
+        ({"action": "cube", "hex": {"row": 1, "col": 1}, "extra": 1}, 400, "Unknown fields"),
+        ({"action": "ask", "hex": {"row": 1, "col": 1}}, 400, "seat"),
+        ({"action": "search", "hex": {"row": 1, "col": 1}, "version": "3"}, 400, "whole number"),
+        ({"action": "search", "hex": {"row": 1, "col": 1}, "version": 0}, 409, "moved on"),
+    ],
+)
+def test_bad_moves_say_why(apps, body, status, words):
+    code, phones = new_table(apps, 3, False)
+    state = referee_state(apps[0], code)
+    response = phones[state.turn - 1].client.post(phones[state.turn - 1].path, **({"data": body} if isinstance(body, str) else {"json": body}))
+    assert response.status_code == status and words in response.get_json()["error"]
+    assert referee_state(apps[0], code).version == state.version  # nothing changed
+
+
+def test_illegal_moves_are_409_in_the_phones_language(apps):
+    code, phones = new_table(apps, 3, False)
+    state = referee_state(apps[0], code)
+    idle = phones[state.turn % 3]
+    response = idle.client.post(idle.path, json={"action": "cube", "hex": {"row": 0, "col": 0}}, headers={"Accept-Language": "de"})
+    assert response.status_code == 409 and response.get_json()["error"] != "It is not your turn."
+    english = idle.client.post(idle.path, json={"action": "cube", "hex": {"row": 0, "col": 0}}, headers={"Accept-Language": "en"})
+    assert english.get_json()["error"] == "It is not your turn."
+    assert apps[0].test_client().get("/api/seats/forged.token/play").status_code == 404
+    assert apps[0].test_client().post("/api/tables", json={"players": 2}).status_code == 400
+
+
+def test_no_phone_ever_receives_another_seats_clue_the_habitat_or_the_hint(apps):
+    """Every body each seat received during a whole game, including live waits and errors, read for secrets."""
+    code, phones = new_table(apps, 4, True)
+    game = apps[0].extensions["dealer"].load(code)
+    rng = random.Random(3)
+    for phone in phones:
+        phone.get()
+    while (state := referee_state(apps[0], code)).phase != "over":
+        seat = state.turn
+        play_a_move(phones[seat - 1], state, seat, rng, hunt=state.version > 40)
+        for phone in phones:
+            phone.get()
+            phone.client.post(phone.path, json={"action": "cube", "hex": {"row": 0, "col": 0}})  # mostly refused
+        for seat_number, phone in enumerate(phones, 1):
+            if referee_state(apps[0], code).phase == "over":
+                break
+            others = [c for i, c in enumerate(game.clues, 1) if i != seat_number]
+            for body in phone.received:
+                data = json.loads(body)
+                assert data.get("reveal") is None
+                text = json.dumps(data)
+                assert hint_text(game.hint) not in text and "habitat" not in text
+                for clue in others:
+                    assert json.dumps(clue.to_json()) not in text or clue == game.seat_clues(seat_number)[0]
+            phone.received.clear()
+
+
+def test_agreeing_to_the_reveal_ends_a_refereed_game_with_no_winner(apps):
+    code, phones = new_table(apps, 3, False)
+    client = apps[0].test_client()
+    for phone in phones:
+        token = phone.path.split("/")[3]
+        assert client.post(f"/s/{token}/votes/reveal").status_code == 303
+    final = phones[0].get()
+    assert final["phase"] == "over" and final["winner"] is None and final["ranks"] is None
+    assert final["reveal"]["clues"] and final["turn"] is None
+
+
+def test_a_move_from_a_plain_form_without_javascript(apps):
+    code, phones = new_table(apps, 3, False)
+    state = referee_state(apps[0], code)
+    seat = state.turn
+    token = phones[seat - 1].path.split("/")[3]
+    client = apps[1].test_client()
+    hex_index = hexes_of(state.cube_choices(seat))[0]
+    page = client.get(f"/s/{token}", query_string={"hex": hex_index, "do": "cube"}).get_data(as_text=True)
+    assert "Place your cube on" in page and 'name="version"' in page
+    response = client.post(f"/s/{token}/play", data={"action": "cube", "hex": hex_index, "version": state.version})
+    assert response.status_code == 303 and response.headers["Location"] == f"/s/{token}"
+    assert referee_state(apps[0], code).cubes_of(seat) == 1 << hex_index
+    again = client.post(f"/s/{token}/play", data={"action": "cube", "hex": hex_index, "version": state.version})
+    assert again.status_code == 409 and "moved on" in again.get_data(as_text=True)
+    assert client.post(f"/s/{token}/play", data={"action": "cube", "hex": "x"}).status_code == 400
+
+
+def test_every_hex_link_on_both_kinds_of_seat_page_is_named_by_elements_on_that_page(apps):
+    """A screen reader names each of the 108 hex links from hidden labels by id: every id must be there, in
+    the phone's language, on the refereed seat page as on the seat page of a box game."""
+    import re
+
+    code, phones = new_table(apps, 3, True)
+    client = apps[0].test_client()
+    client.set_cookie("lang", "el")
+    refereed = f"/s/{phones[0].path.split('/')[3]}"
+    pages = [client.get(refereed).get_data(as_text=True)]
+    host_page = client.post("/", data={"players": "4"}, follow_redirects=True).get_data(as_text=True)
+    seat_path = urlsplit(re.search(r'href="([^"]*/s/[^"]+)"', host_page).group(1)).path
+    pages.append(client.get(seat_path).get_data(as_text=True))
+    for page in pages:
+        ids = set(re.findall(r' id="([^"]+)"', page))
+        named = re.findall(r'<a href="[^"]*\?hex=\d+" aria-labelledby="([^"]+)"', page)
+        assert len(named) == 108
+        assert all(set(value.split()) <= ids for value in named)
+        assert '<span id="r1">Σειρά 1</span>' in page
