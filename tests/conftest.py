@@ -44,7 +44,8 @@ def postgresql_url():
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker is None:
         return url
-    own = make_url(url).set(database=f"companion_test_{worker}")
+    base = make_url(url)
+    own = base.set(database=f"{base.database}_{worker}")
     server = create_engine(url, isolation_level="AUTOCOMMIT")
     with server.connect() as connection:
         if connection.scalar(text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": own.database}) is None:
