@@ -1,6 +1,6 @@
 """A laid-out board: which tile lies in which slot and which way round, and where each structure stands.
 
-Boards are immutable values. They load from and export to the official site's map code (RULES.md section 6),
+Boards are immutable values. They load from and export to the official site's map code (docs/cryptid-rules.md section 6),
 which also covers official maps with structures on water.
 """
 

@@ -1,7 +1,7 @@
 """The 24 positive clues, their negations, and the area each one allows on a board.
 
 A clue is a small immutable value with a stable id (``within-2-bear``, ``not-forest-or-swamp``) and the JSON
-form of RULES.md section 6. CLUES lists all 48 in a fixed order: the 24 positive clues, then their negations
+form of docs/cryptid-rules.md section 6. CLUES lists all 48 in a fixed order: the 24 positive clues, then their negations
 in the same order, so ``CLUES[i + 24]`` negates ``CLUES[i]``.
 """
 
@@ -89,7 +89,7 @@ class Clue:
         return Clue(self.kind, self.terrains, self.target, self.distance, not self.negated)
 
     def to_json(self) -> dict:
-        """The JSON form of RULES.md section 6."""
+        """The JSON form of docs/cryptid-rules.md section 6."""
         if self.kind == TERRAIN_PAIR:
             return {"kind": TERRAIN_PAIR, "terrains": list(self.terrains), "negated": self.negated}
         return {"kind": WITHIN, "target": self.target, "distance": self.distance, "negated": self.negated}

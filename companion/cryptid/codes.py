@@ -119,7 +119,7 @@ def normalize_code(code: str) -> str:
 
 
 def _is_map_code(text: str) -> bool:
-    """Whether a typed text is an official site's map code (RULES.md section 6), which people confuse with codes."""
+    """Whether a typed text is an official site's map code (docs/cryptid-rules.md section 6), which people confuse with codes."""
     try:
         Board.from_map_code(text)
     except MapCodeError:

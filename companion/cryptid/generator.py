@@ -12,7 +12,7 @@ Secret, from the code and the key:
 3. Habitat of game n for P players ("target", mode, seed, n, P): in advanced mode draw how many clues are
    negated, with weights.NEGATION_WEIGHTS for the game's clue count (normal mode: none). Candidates are the
    hexes, in habitat order, that no game m < n on the map for P players uses (so successive games for the same
-   player count never repeat a habitat, RULES.md section 5.6) and that admit a valid setup (RULES.md section 5)
+   player count never repeat a habitat, docs/cryptid-rules.md section 5.6) and that admit a valid setup (docs/cryptid-rules.md section 5)
    with that many clues and negations. Each candidate in turn is accepted when a draw below ACCEPTANCE_SCALE
    falls under weights.HABITAT_WEIGHTS of its terrain (mode and clue count); the habitat is the first accepted
    candidate, or the first candidate when none is. When no hex is a candidate, the nearest other negation count

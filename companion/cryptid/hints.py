@@ -1,4 +1,4 @@
-"""Hint categories (RULES.md section 5.7): a hint names something no clue of the setup mentions."""
+"""Hint categories (docs/cryptid-rules.md section 5.7): a hint names something no clue of the setup mentions."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ TERRAIN_CATEGORIES = tuple(f"no_{terrain}" for terrain in TERRAINS)
 HINT_CATEGORIES = BROAD_CATEGORIES + (NO_ANIMAL,) + TERRAIN_CATEGORIES
 
 # Relative draw weights of generator version 1, after the official site: broad categories about 3x a uniform
-# pick, single terrains about 4x less and the animal hint about 7x less (RULES.md section 5.7).
+# pick, single terrains about 4x less and the animal hint about 7x less (docs/cryptid-rules.md section 5.7).
 V1_HINT_WEIGHTS = {category: 24 for category in BROAD_CATEGORIES} | {NO_ANIMAL: 1} | {
     category: 2 for category in TERRAIN_CATEGORIES
 }

@@ -8,7 +8,7 @@ official setups of the same player count (the 2-player variant, a 4-player setup
 - habitat terrain: the share of habitats on each terrain, both modes together;
 - hint categories: the share of each category, 3-5 players together, per mode.
 
-The official setups carry no hint, so their hint shares are derived as RULES.md section 5.7 describes them:
+The official setups carry no hint, so their hint shares are derived as docs/cryptid-rules.md section 5.7 describes them:
 start from a uniform pick among the categories no clue of the setup mentions (U, averaged over the official
 setups), make single-terrain hints 4 times and the animal hint 7 times less likely than that, and give the
 broad categories the one common factor that makes the shares add up to 1 (it comes out at 2.7 in normal and
@@ -67,7 +67,7 @@ class Setup:
 
 
 def load_official(path: Path = OFFICIAL_SETUPS) -> list[Setup]:
-    """The official setups of a JSON-lines file (RULES.md section 6)."""
+    """The official setups of a JSON-lines file (docs/cryptid-rules.md section 6)."""
     with open(path, encoding="utf-8") as lines:
         return [Setup.from_official(json.loads(line)) for line in lines if line.strip()]
 

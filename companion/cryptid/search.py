@@ -1,6 +1,6 @@
 """Finding clue sets that pin down one habitat: the combinatorial core of the generator.
 
-A clue set for habitat h is valid (RULES.md section 5) when every clue allows h, together they allow no other
+A clue set for habitat h is valid (docs/cryptid-rules.md section 5) when every clue allows h, together they allow no other
 hex, none is redundant (dropping any one leaves at least two hexes) and some hint category stays open.
 
 Seen from the other hexes this is a small hitting-set problem: for every hex g other than h, let D(g) be the

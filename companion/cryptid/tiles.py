@@ -1,4 +1,4 @@
-"""The six physical map tiles as printed (RULES.md section 1) and their masks in every slot and turn."""
+"""The six physical map tiles as printed (docs/cryptid-rules.md section 1) and their masks in every slot and turn."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ TILE_COLS = 6
 SLOT_COUNT = 6
 TILE_NUMBERS = (1, 2, 3, 4, 5, 6)
 
-# Printed rows of each tile, upright, as in RULES.md section 1.
+# Printed rows of each tile, upright, as in docs/cryptid-rules.md section 1.
 _PRINTED = {
     1: ("W W W W F F", "S S W D F F", "S S D Db Db Fb"),
     2: ("Sc Fc Fc F F F", "S S F D D D", "S M M M M D"),

@@ -44,7 +44,7 @@ def test_hex_row_col_rejects_out_of_range(index):
 
 
 def test_neighbours_follow_the_odd_q_rules():
-    # RULES.md section 2: even column (r, c) and odd column examples.
+    # docs/cryptid-rules.md section 2: even column (r, c) and odd column examples.
     assert set(NEIGHBOURS[hex_index(4, 4)]) == {hex_index(r, c) for r, c in [(3, 4), (5, 4), (3, 3), (4, 3), (3, 5), (4, 5)]}
     assert set(NEIGHBOURS[hex_index(4, 5)]) == {hex_index(r, c) for r, c in [(3, 5), (5, 5), (4, 4), (5, 4), (4, 6), (5, 6)]}
     assert len(NEIGHBOURS[0]) == 2  # corner (0, 0): (1, 0) and (0, 1)

@@ -1,4 +1,4 @@
-"""The puzzle comparison: distances, the official hint shares of RULES.md 5.7, and the fitted weights' module."""
+"""The puzzle comparison: distances, the official hint shares of docs/cryptid-rules.md 5.7, and the fitted weights' module."""
 
 from pathlib import Path
 

@@ -1,4 +1,4 @@
-"""An independent check of RULES.md section 5, written from the rules rather than from the generator."""
+"""An independent check of docs/cryptid-rules.md section 5, written from the rules rather than from the generator."""
 
 from __future__ import annotations
 

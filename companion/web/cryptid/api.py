@@ -36,7 +36,7 @@ def seat(token: str):
     return jsonify(code=found_game.code, seat=seat_number, clues=clues)
 
 
-# Refereed play (PLAY.md section 8) -----------------------------------------------------------------------------
+# Refereed play (docs/cryptid-play.md section 8) -----------------------------------------------------------------------------
 
 def _json_body() -> dict:
     """The request's JSON object; a 400 with a sentence for anything else."""
@@ -134,9 +134,9 @@ def seat_move(token: str):
 
 
 def api_move(seat: int, data: dict) -> Move:
-    """The move a PLAY.md request body names for this seat; BadJson (400) when the body is malformed.
+    """The move a docs/cryptid-play.md request body names for this seat; BadJson (400) when the body is malformed.
 
-    Besides PLAY.md's cube, ask, search and leave, a phone may send {"action": "name", "name": ...} and
+    Besides docs/cryptid-play.md's cube, ask, search and leave, a phone may send {"action": "name", "name": ...} and
     {"action": "vote_gone", "seat": S} (agree that seat S has vanished)."""
     action = data.get("action")
     if action not in API_FIELDS:

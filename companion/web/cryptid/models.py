@@ -33,7 +33,7 @@ class Unlock(Base):
 
 
 class RefereedTable(Base):
-    """A game the site referees (PLAY.md): its moves are in `moves`; `next_code` is the game dealt after it."""
+    """A game the site referees (docs/cryptid-play.md): its moves are in `moves`; `next_code` is the game dealt after it."""
 
     __tablename__ = "refereed_tables"
     code: Mapped[str] = mapped_column(ForeignKey("tables.code", ondelete="CASCADE"), primary_key=True)

@@ -1,4 +1,4 @@
-"""Refereed play on the web (PLAY.md): the seat's phone, the host's shared screen and the public view of a game
+"""Refereed play on the web (docs/cryptid-play.md): the seat's phone, the host's shared screen and the public view of a game
 the server referees, their live fragments, and the forms that make moves. The rules live in cryptid.play and
 the storage in play_state; this module parses, calls them and renders.
 

@@ -58,7 +58,7 @@ def create_refereed(game: Game, start: bool = False, previous: Game | None = Non
 
 
 def draw_first(game: Game) -> Start:
-    """The first player, drawn at random when the game starts (PLAY.md section 1)."""
+    """The first player, drawn at random when the game starts (docs/cryptid-play.md section 1)."""
     return Start(secrets.randbelow(game.players) + 1)
 
 
