@@ -6,7 +6,7 @@ The host link is a signed token like the seat links; its pages are never cached 
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, render_template, url_for
+from flask import Blueprint, abort, redirect, render_template, url_for
 
 from companion.cryptid import Game, NoHabitatLeft
 from companion.cryptid.table import REVEAL, UnknownStep, check_step
@@ -163,8 +163,11 @@ def next_one(token: str):
 
 @bp.post("/<token>/clue")
 def shared_clue(token: str):
-    """One shared device: first ask who is looking, then show that seat's clue, then hide it again."""
+    """One shared device: first ask who is looking, then show that seat's clue, then hide it again. A refereed
+    game has no such page: there each clue is on its own player's phone only (docs/cryptid-play.md section 7)."""
     game = host_game(token)
+    if is_refereed(game):
+        abort(404)
     form = ShowClueForm()
     if not form.validate_on_submit() or form.seat.data > game.players:
         return redirect(host_url(game.code, _anchor="shared"), 303)

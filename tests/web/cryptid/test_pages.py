@@ -9,7 +9,8 @@ from companion.cryptid import NoHabitatLeft, load_game, new_game, next_game
 from companion.cryptid.rng import Stream
 from companion.cryptid.text import clue_text, hint_text
 from companion.web.core.i18n import LANGUAGES
-from companion.web.cryptid.tokens import host_token
+from companion.web.cryptid.dealing import dealer
+from companion.web.cryptid.tokens import host_token, read_host_token
 from tests.helpers import GOLDEN, REPO
 
 CODE = GOLDEN[2]["code"]  # normal, 4 players
@@ -185,6 +186,18 @@ def test_shared_device_asks_who_is_looking_first(client):
     assert clue_text(game.seat_clues(2)[0]) in shown.get_data(as_text=True)
     assert shown.headers["Cache-Control"] == "no-store"
     assert client.post(host(client, CODE) + "/clue", data={"seat": "9"}).status_code == 303
+
+
+def test_a_refereed_games_host_link_shows_no_seats_clue(app, client):
+    """In refereed play each clue is on its own player's phone only: the host link has no shared-device page."""
+    host_url = client.post("/", data={"players": "4", "how": "referee"}).headers["Location"]
+    with app.app_context():
+        game = dealer().load(read_host_token(host_url.rsplit("/", 1)[-1]))
+    for confirmed in ("", "yes"):
+        response = client.post(host_url + "/clue", data={"seat": "2", "confirmed": confirmed})
+        page = response.get_data(as_text=True)
+        assert response.status_code == 404
+        assert "Hand the screen" not in page and all(clue_text(clue) not in page for clue in game.clues)
 
 
 def test_seat_page_hides_the_clue_until_tapped_and_is_private(client):
