@@ -6,12 +6,12 @@ from __future__ import annotations
 from flask import Blueprint, Flask, redirect, render_template, url_for
 
 from companion.cryptid import NoHabitatLeft
-from companion.cryptid.table import REVEAL
+from companion.cryptid.agreement import REVEAL
 from companion.cryptid.text import no_habitat_left_text
 from companion.web.core.errors import error_response
 from companion.web.core.i18n import gettext
+from companion.web.cryptid.agreement import load_agreement
 from companion.web.cryptid.head import read_head
-from companion.web.cryptid.votes import load_state
 
 from . import play
 from .common import (
@@ -32,7 +32,7 @@ def init_app(app: Flask) -> None:
 
 
 def public_panel(game, state=None) -> str:
-    return render_panel(game, state or load_state(game), seat=None, poll_url=url_for("games.table", code=game.code))
+    return render_panel(game, state or load_agreement(game), seat=None, poll_url=url_for("games.table", code=game.code))
 
 
 @bp.get("/<code>")
@@ -41,7 +41,7 @@ def setup(code: str):
     if code != game.code:
         return redirect(url_for("games.setup", code=game.code), 301)
     head = read_head(game.code)
-    state = load_state(game, head)
+    state = load_agreement(game, head)
     if head.refereed:
         return play.public_page(game, public_panel(game, state), head)
     return render_template(
@@ -66,7 +66,7 @@ def table(code: str):
 @bp.get("/<code>/reveal")
 def reveal(code: str):
     game = game_or_404(code)
-    if REVEAL not in load_state(game).unlocked:
+    if REVEAL not in load_agreement(game).unlocked:
         return error_response(403, gettext("The table has not agreed to reveal the habitat yet. Agree on the game's page first."))
     return render_template("cryptid/game/reveal.html", **reveal_context(game), next_url=url_for("games.next_one", code=game.code))
 

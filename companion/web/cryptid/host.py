@@ -9,7 +9,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, render_template, url_for
 
 from companion.cryptid import Game, NoHabitatLeft
-from companion.cryptid.table import REVEAL, UnknownStep, check_step
+from companion.cryptid.agreement import REVEAL, UnknownStep, check_step
 from companion.cryptid.text import clue_text, no_habitat_left_text, seat_name
 from companion.web.core.errors import error_response
 from companion.web.core.i18n import gettext
@@ -18,9 +18,14 @@ from companion.web.core.network import phone_base
 from companion.web.core.qr import qr_svg
 from companion.web.core.ratelimit import actions_limit, limiter, new_games_limit
 from companion.web.core.security import mark_private
+from companion.web.cryptid.agreement import (
+    Agreement,
+    StepNotOpen,
+    load_agreement,
+    unlock,
+)
 from companion.web.cryptid.head import read_head
 from companion.web.cryptid.tokens import host_token
-from companion.web.cryptid.votes import StepNotOpen, TableState, load_state, unlock
 
 from . import play
 from .common import (
@@ -52,11 +57,11 @@ def host_url(code: str, **values) -> str:
     return url_for("host.screen", token=host_token(code), **values)
 
 
-def host_panel(game: Game, state: TableState | None = None, agree_forms: dict | None = None) -> str:
+def host_panel(game: Game, state: Agreement | None = None, agree_forms: dict | None = None) -> str:
     token = host_token(game.code)
     return render_panel(
         game,
-        state or load_state(game),
+        state or load_agreement(game),
         seat=None,
         poll_url=url_for("host.table", token=token),
         action=lambda step, withdraw=False: url_for("host.unlock_step", token=token, step=step),
@@ -64,9 +69,9 @@ def host_panel(game: Game, state: TableState | None = None, agree_forms: dict | 
     )
 
 
-def _screen(game: Game, status: int = 200, state: TableState | None = None, **forms):
+def _screen(game: Game, status: int = 200, state: Agreement | None = None, **forms):
     base, reachable = phone_base()
-    state = state or load_state(game)
+    state = state or load_agreement(game)
     seats = []
     for seat in range(1, game.players + 1):
         url = seat_url(base, game.code, seat)
@@ -92,7 +97,7 @@ def _screen(game: Game, status: int = 200, state: TableState | None = None, **fo
 def screen(token: str):
     game = host_game(token)
     head = read_head(game.code)
-    state = load_state(game, head)
+    state = load_agreement(game, head)
     if head.refereed:
         return play.host_page(token, game, host_panel(game, state), head)
     return _screen(game, state=state)
@@ -134,7 +139,7 @@ def unlock_step(token: str, step: str):
 @bp.get("/<token>/reveal")
 def reveal(token: str):
     game = host_game(token)
-    if REVEAL not in load_state(game).unlocked:
+    if REVEAL not in load_agreement(game).unlocked:
         return redirect(host_url(game.code, _anchor="table"), 303)
     return render_template("cryptid/game/reveal.html", **reveal_context(game), next_form=NextGameForm(players=game.players),
                            next_action=url_for("host.next_one", token=token))

@@ -12,19 +12,19 @@ from flask import make_response, render_template, request
 from flask_babel import get_locale
 
 from companion.cryptid import Game
-from companion.cryptid.table import HINT, REVEAL, STEPS, TILE_HINT, UnknownStep
+from companion.cryptid.agreement import HINT, REVEAL, STEPS, TILE_HINT, UnknownStep
 from companion.cryptid.text import hint_text, seat_name, tile_hint_text
 from companion.web.core.errors import error_response
 from companion.web.core.i18n import gettext
+from companion.web.cryptid.agreement import Agreement, StepNotOpen, load_agreement
 from companion.web.cryptid.head import read_head
-from companion.web.cryptid.votes import StepNotOpen, TableState, load_state
 
 from .common import hex_name
 
 PANEL_TEMPLATE = "cryptid/game/_table.html"
 
 
-def step_views(game: Game, state: TableState, seat: int | None = None) -> list[dict]:
+def step_views(game: Game, state: Agreement, seat: int | None = None) -> list[dict]:
     """What the panel shows for each step the table may ask for now."""
     views = []
     for step in STEPS:
@@ -45,7 +45,7 @@ def step_views(game: Game, state: TableState, seat: int | None = None) -> list[d
     return views
 
 
-def latest_unlocked(game: Game, state: TableState) -> dict | None:
+def latest_unlocked(game: Game, state: Agreement) -> dict | None:
     """The step the table unlocked last, for the banner at the top of the page; None before any."""
     unlocked = [view for view in step_views(game, state) if view["unlocked"]]
     return unlocked[-1] if unlocked else None
@@ -60,7 +60,7 @@ def unlocked_content(game: Game, step: str) -> dict:
     return {"text": hex_name(game, game.habitat)}
 
 
-def render_panel(game: Game, state: TableState, *, seat: int | None, poll_url: str, action=None, host_form=None):
+def render_panel(game: Game, state: Agreement, *, seat: int | None, poll_url: str, action=None, host_form=None):
     """The panel's HTML; `action(step, withdraw)` builds each form's URL, `host_form(step)` the host's form
     (neither for the public view, which only shows the tallies)."""
     return render_template(
@@ -76,7 +76,7 @@ def render_panel(game: Game, state: TableState, *, seat: int | None, poll_url: s
     )
 
 
-def panel_etag(state: TableState, seat: int | None) -> str:
+def panel_etag(state: Agreement, seat: int | None) -> str:
     return f"{state.version}-{seat or 0}"
 
 
@@ -87,7 +87,7 @@ def panel_response(game: Game, render, seat: int | None):
     if request.if_none_match.contains(etag):
         response = make_response("", 304)
     else:
-        state = load_state(game, head)
+        state = load_agreement(game, head)
         etag = panel_etag(state, seat)
         response = make_response(render(state))
     response.set_etag(etag)

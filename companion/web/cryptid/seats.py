@@ -5,21 +5,21 @@ from __future__ import annotations
 from flask import Blueprint, render_template, request, url_for
 
 from companion.cryptid import Game
+from companion.cryptid.agreement import REVEAL, UnknownStep
 from companion.cryptid.hexgrid import HEX_COUNT
-from companion.cryptid.table import REVEAL, UnknownStep
 from companion.cryptid.text import HEX_LABEL, clue_text, seat_name
 from companion.web.core.i18n import gettext
 from companion.web.core.moves import after_action
 from companion.web.core.ratelimit import actions_limit, limiter
 from companion.web.core.security import mark_private
-from companion.web.cryptid.head import read_head
-from companion.web.cryptid.votes import (
+from companion.web.cryptid.agreement import (
+    Agreement,
     StepNotOpen,
-    TableState,
     cast_vote,
-    load_state,
+    load_agreement,
     withdraw_vote,
 )
+from companion.web.cryptid.head import read_head
 
 from . import play
 from .common import hex_labels, hex_name, map_letters, seat_game
@@ -43,10 +43,10 @@ def _checked_hex() -> int | None:
     return int(value) if int(value) < HEX_COUNT else None
 
 
-def seat_panel(token: str, game: Game, seat: int, state: TableState | None = None) -> str:
+def seat_panel(token: str, game: Game, seat: int, state: Agreement | None = None) -> str:
     return render_panel(
         game,
-        state or load_state(game),
+        state or load_agreement(game),
         seat=seat,
         poll_url=url_for("seats.table", token=token),
         action=lambda step, withdraw=False: url_for(
@@ -60,7 +60,7 @@ def seat(token: str):
     game, seat_number = seat_game(token)
     mark_private()
     head = read_head(game.code)
-    state = load_state(game, head)
+    state = load_agreement(game, head)
     if head.refereed:
         return play.seat_page(token, game, seat_number, seat_panel(token, game, seat_number, state), head)
     allowed = game.allowed(seat_number)

@@ -120,11 +120,11 @@ def test_print_view(client):
 
 def test_the_host_unlocks_the_hint_when_the_table_agrees(client):
     game = load_game(CODE)
-    refused = client.post(host(client, CODE) + f"/unlock/hint", data={})
+    refused = client.post(host(client, CODE) + "/unlock/hint", data={})
     assert refused.status_code == 400
     assert "Tick the box once the table agrees" in refused.get_data(as_text=True)
     assert hint_text(game.hint) not in client.get(f"/games/{CODE}").get_data(as_text=True)
-    shown = client.post(host(client, CODE) + f"/unlock/hint", data={"hint-agree": "y"})
+    shown = client.post(host(client, CODE) + "/unlock/hint", data={"hint-agree": "y"})
     assert shown.status_code == 303 and shown.headers["Location"] == host(client, CODE) + "#table"
     page = client.get(f"/games/{CODE}").get_data(as_text=True)
     assert hint_text(game.hint) in page and "Stronger hint" in page
@@ -133,8 +133,8 @@ def test_the_host_unlocks_the_hint_when_the_table_agrees(client):
 def test_the_reveal_page_needs_the_tables_agreement(client):
     game = load_game(CODE)
     assert client.get(f"/games/{CODE}/reveal").status_code == 403
-    assert client.post(host(client, CODE) + f"/unlock/reveal", data={}).status_code == 400
-    unlocked = client.post(host(client, CODE) + f"/unlock/reveal", data={"reveal-agree": "y"})
+    assert client.post(host(client, CODE) + "/unlock/reveal", data={}).status_code == 400
+    unlocked = client.post(host(client, CODE) + "/unlock/reveal", data={"reveal-agree": "y"})
     assert unlocked.status_code == 303 and unlocked.headers["Location"] == host(client, CODE) + "/reveal"
     response = client.get(host(client, CODE) + "/reveal")
     page = response.get_data(as_text=True)
@@ -377,9 +377,9 @@ def test_page_weight_budgets(client):
         assert page_weight(client, host(client, code)) <= 80_000, language
         assert page_weight(client, seat_links(page)[0]) <= 30_000, language
     client.set_cookie("lang", "en")
-    client.post(host(client, code) + f"/unlock/hint", data={"hint-agree": "y"})
-    client.post(host(client, code) + f"/unlock/tile", data={"tile-agree": "y"})
-    client.post(host(client, code) + f"/unlock/reveal", data={"reveal-agree": "y"})  # every clue now on every phone
+    client.post(host(client, code) + "/unlock/hint", data={"hint-agree": "y"})
+    client.post(host(client, code) + "/unlock/tile", data={"tile-agree": "y"})
+    client.post(host(client, code) + "/unlock/reveal", data={"reveal-agree": "y"})  # every clue now on every phone
     for language in LANGUAGES:  # Greek, Persian and Japanese take 2-3 bytes a letter
         client.set_cookie("lang", language)
         assert page_weight(client, host(client, code)) <= 80_000, language

@@ -18,7 +18,7 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from companion.cryptid import Game
-from companion.cryptid.table import STEPS, agreement_needed, check_step, step_open
+from companion.cryptid.agreement import STEPS, agreement_needed, check_step, step_open
 from companion.web.core.db import writing
 from companion.web.core.store import dialect, reading, stamped_cache, touch
 
@@ -31,7 +31,7 @@ class StepNotOpen(ValueError):
 
 
 @dataclass(frozen=True)
-class TableState:
+class Agreement:
     """The table's decisions for one game."""
 
     players: int
@@ -69,13 +69,13 @@ _VOTES = select(Vote.step, Vote.seat).where(Vote.code == bindparam("code"))
 _UNLOCKS = select(Unlock.step).where(Unlock.code == bindparam("code"))
 
 
-def load_state(game: Game, head: TableHead | None = None) -> TableState:
+def load_agreement(game: Game, head: TableHead | None = None) -> Agreement:
     """The table's votes and unlocks; `head` if the caller just read it, else read now."""
     stamp = (head or read_head(game.code)).stamp
-    return stamped_cache().get("votes", game.code, stamp, lambda: _read_state(game, stamp))
+    return stamped_cache().get("votes", game.code, stamp, lambda: _read_agreement(game, stamp))
 
 
-def _read_state(game: Game, stamp: str) -> TableState:
+def _read_agreement(game: Game, stamp: str) -> Agreement:
     votes: dict[str, set[int]] = {}
     with reading() as connection:
         for step, seat in connection.execute(_VOTES, {"code": game.code}):
@@ -86,23 +86,23 @@ def _read_state(game: Game, stamp: str) -> TableState:
     for step in STEPS:
         if len(votes.get(step, ())) >= needed and step_open(step, unlocked):
             unlocked.add(step)
-    return TableState(game.players, {s: frozenset(v) for s, v in votes.items()}, frozenset(unlocked), stamp)
+    return Agreement(game.players, {s: frozenset(v) for s, v in votes.items()}, frozenset(unlocked), stamp)
 
 
 _COUNT_VOTES = select(func.count()).select_from(Vote).where(Vote.code == bindparam("code"), Vote.step == bindparam("step"))
 _WITHDRAW = delete(Vote).where(Vote.code == bindparam("code"), Vote.step == bindparam("step"), Vote.seat == bindparam("seat"))
 
 
-def _state_for(game: Game, step: str) -> TableState:
+def _state_for(game: Game, step: str) -> Agreement:
     """The table's state, after checking that `step` exists and is open or already unlocked."""
     check_step(step)
-    state = load_state(game)
+    state = load_agreement(game)
     if step not in state.unlocked and not state.is_open(step):
         raise StepNotOpen(step)
     return state
 
 
-def cast_vote(game: Game, seat: int, step: str) -> TableState:
+def cast_vote(game: Game, seat: int, step: str) -> Agreement:
     """Seat asks for step. Voting twice counts once; voting for an unlocked step changes nothing."""
     state = _state_for(game, step)
     if step in state.unlocked:
@@ -114,20 +114,20 @@ def cast_vote(game: Game, seat: int, step: str) -> TableState:
         # Every vote of this table that committed before is counted: it touched the row first, as this one did.
         if connection.scalar(_COUNT_VOTES, key) >= agreement_needed(game.players):
             connection.execute(_upserts(dialect()).unlock, key)
-    return load_state(game)
+    return load_agreement(game)
 
 
-def withdraw_vote(game: Game, seat: int, step: str) -> TableState:
+def withdraw_vote(game: Game, seat: int, step: str) -> Agreement:
     """Seat no longer asks for step; after the unlock there is nothing to take back."""
     check_step(step)
-    if step not in load_state(game).unlocked:
+    if step not in load_agreement(game).unlocked:
         with writing() as connection:
             touch(game.code)
             connection.execute(_WITHDRAW, {"code": game.code, "step": step, "seat": seat})
-    return load_state(game)
+    return load_agreement(game)
 
 
-def unlock(game: Game, step: str) -> TableState:
+def unlock(game: Game, step: str) -> Agreement:
     """Unlock a step at once: the host screen's "the table agrees", for tables without phones."""
     state = _state_for(game, step)
     if step in state.unlocked:
@@ -135,4 +135,4 @@ def unlock(game: Game, step: str) -> TableState:
     with writing() as connection:
         touch(game.code)
         connection.execute(_upserts(dialect()).unlock, {"code": game.code, "step": step})
-    return load_state(game)
+    return load_agreement(game)

@@ -1,4 +1,4 @@
-"""Table rules the site enforces around a game: who must agree, and the steps a table can unlock.
+"""What a table agrees on around a game: who must agree, and the steps a table can unlock.
 
 A table unlocks, each step with its own agreement: the official-style hint, then a stronger hint (the printed
 number of the tile the habitat is on), and at any time the full reveal (habitat, every clue, the hint).

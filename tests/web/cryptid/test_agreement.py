@@ -9,19 +9,19 @@ import pytest
 from sqlalchemy import select, update
 
 from companion.cryptid import load_game
-from companion.cryptid.table import UnknownStep, agreement_needed
+from companion.cryptid.agreement import UnknownStep, agreement_needed
 from companion.ops.cli import main
 from companion.web.core.app import create_app
 from companion.web.core.db import TableRecord, db, utcnow
 from companion.web.core.store import purge_idle
-from companion.web.cryptid.models import Unlock
-from companion.web.cryptid.votes import (
+from companion.web.cryptid.agreement import (
     StepNotOpen,
     cast_vote,
-    load_state,
+    load_agreement,
     unlock,
     withdraw_vote,
 )
+from companion.web.cryptid.models import Unlock
 from tests.helpers import GOLDEN, make_app
 
 GAMES = {g["players"]: load_game(g["code"]) for g in GOLDEN if g["mode"] == "normal" and g["game"] == 1}
@@ -59,7 +59,7 @@ def test_after_the_unlock_votes_change_nothing(app):
     with app.app_context():
         for seat in (1, 2, 3):
             cast_vote(game, seat, "hint")
-        before = load_state(game)
+        before = load_agreement(game)
         assert withdraw_vote(game, 2, "hint") == before
         assert cast_vote(game, 3, "hint") == before
 
@@ -72,9 +72,9 @@ def test_the_stronger_hint_waits_for_the_first(app):
         with pytest.raises(UnknownStep):
             cast_vote(game, 1, "everything")
         unlock(game, "hint")
-        assert load_state(game).is_open("tile")
+        assert load_agreement(game).is_open("tile")
         cast_vote(game, 1, "tile")
-        assert load_state(game).voters("tile") == {1}
+        assert load_agreement(game).voters("tile") == {1}
 
 
 def test_the_host_can_unlock_and_the_reveal_needs_no_hint(app):
@@ -86,7 +86,7 @@ def test_the_host_can_unlock_and_the_reveal_needs_no_hint(app):
 def test_state_version_changes_with_every_visible_change(app):
     game = GAMES[4]
     with app.app_context():
-        versions = {load_state(game).version}
+        versions = {load_agreement(game).version}
         versions.add(cast_vote(game, 2, "hint").version)
         versions.add(cast_vote(game, 3, "reveal").version)
         versions.add(withdraw_vote(game, 2, "hint").version)
@@ -99,20 +99,20 @@ def test_a_process_that_remembers_a_state_sees_every_change_another_process_make
     other = make_app(database_url, tmp_path)
     game = GAMES[4]
     with app.app_context():
-        assert load_state(game).votes == {}  # remembered by this app
+        assert load_agreement(game).votes == {}  # remembered by this app
     for seat, step in ((1, "hint"), (2, "hint"), (3, "hint"), (1, "reveal")):
         with other.app_context():
             cast_vote(game, seat, step)
         with app.app_context():
-            state = load_state(game)
+            state = load_agreement(game)
             assert seat in state.voters(step)
-            assert load_state(game) is state  # unchanged table: the remembered state, no second read
+            assert load_agreement(game) is state  # unchanged table: the remembered state, no second read
     assert "hint" in state.unlocked
     with other.app_context():
         withdraw_vote(game, 1, "reveal")
         db.engine.dispose()
     with app.app_context():
-        assert load_state(game).voters("reveal") == frozenset()
+        assert load_agreement(game).voters("reveal") == frozenset()
 
 
 def test_changes_in_the_same_microsecond_still_get_different_stamps(app, monkeypatch):
@@ -124,12 +124,12 @@ def test_changes_in_the_same_microsecond_still_get_different_stamps(app, monkeyp
     monkeypatch.setattr(table_state, "utcnow", lambda: instant)
     game = GAMES[3]
     with app.app_context():
-        stamps = [load_state(game).stamp]
+        stamps = [load_agreement(game).stamp]
         stamps.append(cast_vote(game, 1, "hint").stamp)
         stamps.append(cast_vote(game, 2, "hint").stamp)
         stamps.append(withdraw_vote(game, 2, "hint").stamp)
         assert len(set(stamps)) == 4
-        assert load_state(game).voters("hint") == {1}
+        assert load_agreement(game).voters("hint") == {1}
 
 
 def test_a_database_from_before_the_change_counter_gets_the_column_on_start(tmp_path):
@@ -143,7 +143,7 @@ def test_a_database_from_before_the_change_counter_gets_the_column_on_start(tmp_
         connection.execute("INSERT INTO tables VALUES (?, '2026-11-01 10:00:00.000000')", (GAMES[3].code,))
     started = make_app(f"sqlite:///{path}", tmp_path)
     with started.app_context():
-        assert load_state(GAMES[3]).stamp != "0"
+        assert load_agreement(GAMES[3]).stamp != "0"
         assert cast_vote(GAMES[3], 2, "hint").voters("hint") == {2}
         db.engine.dispose()
 
@@ -179,7 +179,7 @@ def test_concurrent_votes_from_many_phones_and_two_servers(app, database_url, tm
     assert errors == []
     with app.app_context():
         for game in games:
-            state = load_state(game)
+            state = load_agreement(game)
             # Votes after the unlock are not needed and not stored; the unlock saw at least enough.
             assert "hint" in state.unlocked and len(state.voters("hint")) >= state.needed
             # The vote that completed the agreement counted every vote before it and stored the unlock itself.
@@ -197,7 +197,7 @@ def test_votes_survive_a_restart(app, database_url, tmp_path):
         cast_vote(game, 4, "hint")
     restarted = make_app(database_url, tmp_path)
     with restarted.app_context():
-        assert load_state(game).voters("hint") == {1, 4}
+        assert load_agreement(game).voters("hint") == {1, 4}
         db.engine.dispose()
 
 
@@ -212,8 +212,8 @@ def test_idle_games_are_purged(app):
         )
         db.session.commit()
         assert purge_idle(30) == 1
-        assert load_state(idle).votes == {} and load_state(idle).unlocked == frozenset()
-        assert load_state(busy).voters("hint") == {1}
+        assert load_agreement(idle).votes == {} and load_agreement(idle).unlocked == frozenset()
+        assert load_agreement(busy).voters("hint") == {1}
 
 
 def test_purge_command(app, database_url, monkeypatch, capsys):
