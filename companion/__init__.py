@@ -1,6 +1,8 @@
-"""Cryptid companion: game codes, setups and a web site for the board game Cryptid.
+"""Cryptid companion: game codes, setups and refereed play for the board game Cryptid, and Decrypto on the same
+machinery.
 
-The pure game engine lives in companion.cryptid (no Flask); the web app is built by companion.app.create_app.
+The pure engines are companion.cryptid and companion.decrypto (standard library only); the web site is built by
+companion.web.core.app.create_app; companion.ops holds the command line and the operator tools.
 """
 
 __version__ = "0.1.0"
