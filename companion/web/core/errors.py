@@ -5,7 +5,6 @@ from __future__ import annotations
 from html import escape
 
 from flask import Flask, current_app, jsonify, render_template, request
-from flask.globals import request_ctx
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
@@ -26,12 +25,21 @@ def wants_json() -> bool:
     return request.path.startswith("/api/")
 
 
+def can_build_links() -> bool:
+    """Whether the request named a host this site can build links for (a malformed Host header names none):
+    Flask's own URL adapter for the request, made again, fails the same way it failed when the request came."""
+    try:
+        current_app.create_url_adapter(request)
+    except HTTPException:
+        return False
+    return True
+
+
 def error_response(status: int, message: str):
     if wants_json():
         return jsonify(error=str(message), status=status), status
-    if request_ctx.url_adapter is None:
-        # The request named no host this site can build links for (e.g. a malformed Host header), so the
-        # site's page, full of links, cannot be drawn: answer with the bare message.
+    if not can_build_links():
+        # The site's page, full of links, cannot be drawn: answer with the bare message.
         body = f"<!doctype html><title>{status}</title><p>{escape(str(message))}</p>"
         return current_app.response_class(body, status=status, mimetype="text/html")
     return render_template("error.html", status=status, message=message), status

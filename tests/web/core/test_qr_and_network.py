@@ -7,16 +7,16 @@ from urllib.parse import urlsplit
 
 import pytest
 import qrcode
-from qrcode.image.svg import SvgPathImage
+import zxingcpp
 
 from companion.cryptid import load_game
 from companion.cryptid.text import clue_text
 from companion.web.core.app import create_app
 from companion.web.core.network import is_local_host, lan_address, phone_base_url
-from companion.web.core.qr import encode, qr_svg
+from companion.web.core.qr import BORDER, MASK_PATTERN, qr_svg
 from companion.web.cryptid.tokens import host_token, read_seat_token
 from tests.helpers import GOLDEN
-from tests.helpers.qr import decode_page_qr_codes
+from tests.helpers.qr import decode_page_qr_codes, rasterize_qr
 
 GOLDEN_CODE = GOLDEN[2]["code"]
 
@@ -116,52 +116,45 @@ def test_tokens_from_another_server_are_rejected(app):
     assert app.test_client().get(host_path(other, GOLDEN[1]["code"])).status_code == 404
 
 
-class RunLengthSvgPathImage(SvgPathImage):
-    """qrcode's single-path SVG image with one subpath per horizontal run of dark modules, as the site draws."""
-
-    needs_drawrect = False
-
-    def process(self) -> None:
-        self._subpaths = [
-            f"M{run.start() + self.border} {row + self.border}h{len(run[0])}v1h-{len(run[0])}z"
-            for row, modules in enumerate(self.modules)
-            for run in re.finditer("1+", "".join("1" if dark else "0" for dark in modules))
-        ]
-        super().process()
-        self._img.attrib.pop("width", None)  # sized by the page through the viewBox, as the site's
-        self._img.attrib.pop("height", None)
+def drawn_modules(svg: str) -> list[list[bool]]:
+    """The modules an SVG of the site's form paints dark, row by row, quiet zone included."""
+    side = int(re.search(r'viewBox="0 0 (\d+) \d+"', svg).group(1))
+    modules = [[False] * side for _ in range(side)]
+    for x, y, width in re.findall(r"M(\d+) (\d+)h(\d+)v1h-\3z", svg):
+        for column in range(int(x), int(x) + int(width)):
+            assert not modules[int(y)][column], "runs overlap"
+            modules[int(y)][column] = True
+    return modules
 
 
-def _library_qr_svg(data: str) -> str:
-    """The QR code as qrcode draws it on its own: best fit, its own best-of-eight mask search."""
-    code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=2, box_size=10,
-                         image_factory=RunLengthSvgPathImage)
-    code.add_data(data)
-    code.make(fit=True)
-    return code.make_image().to_string(encoding="unicode")
-
-
-def test_qr_codes_are_the_codes_qrcode_draws():
-    """The site's integer encoder draws byte for byte the code qrcode draws on its own (same codewords, same
-    mask), over every version a link can need here (7 and up carry version information), links of every shape
-    (addresses, public names, long tokens) and texts qrcode splits into numeric and alphanumeric segments."""
+def test_qr_codes_decode_to_their_exact_text():
+    """Every code reads back with a real decoder as exactly its text (bytes included, so non-ASCII text too),
+    at error correction M, in the smallest version that holds it, with the site's fixed mask; its path paints
+    exactly the modules qrcode lays out. Over versions 1 to 10 (7 and up carry version information), links of
+    every shape and texts qrcode splits into numeric and alphanumeric segments."""
     rng = random.Random(2026)
     alphabet = string.ascii_letters + string.digits + "-_."
-    links = [
+    texts = [
         f"http://{rng.choice(['192.168.1.20:5000', '10.0.0.7', 'cryptid.example.org', '[fd00::1]:8080'])}/"
         f"{rng.choice(['s', 'h', 'decrypto/p'])}/" + "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 160)))
-        for _ in range(120)
+        for _ in range(80)
     ]
-    links += ["HTTP://CRYPTID.EXAMPLE.ORG:8080/S/" + "0123456789" * 8, "31415926535897932384626433", "café 日本 ελληνικά"]
-    choices, versions = set(), set()
-    for link in links:
+    texts += [prefix + "".join(rng.choice(alphabet) for _ in range(length))
+              for prefix in ("http://10.0.0.7/s/", "https://cryptid.example.org/s/") for length in range(0, 184, 8)]
+    texts += ["HTTP://CRYPTID.EXAMPLE.ORG:8080/S/" + "0123456789" * 8, "31415926535897932384626433",
+              "café 日本 ελληνικά", "http://192.168.1.20:5000/décrypto/παίκτης/" + "é" * 60]
+    versions = set()
+    for text in texts:
         qr_svg.cache_clear()
-        assert qr_svg(link) == _library_qr_svg(link), link
-        code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M)
-        code.add_data(link)
-        code.best_fit()
-        assert encode(link).mask == code.best_mask_pattern()
-        choices.add(encode(link).mask)
-        versions.add(code.version)
-    assert {1, 7, 10} <= versions
-    assert len(choices) >= 6  # the links exercise nearly every mask, not one that happens to win always
+        svg = qr_svg(text)
+        (read,) = zxingcpp.read_barcodes(rasterize_qr(svg))
+        assert (read.text, read.bytes) == (text, text.encode()), text
+        library = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=BORDER,
+                                mask_pattern=MASK_PATTERN)
+        library.add_data(text)
+        library.make(fit=True)
+        assert read.extra["ECLevel"] == "M" and read.extra["DataMask"] == MASK_PATTERN
+        assert int(read.extra["Version"]) == library.version, text
+        assert drawn_modules(svg) == library.get_matrix(), text
+        versions.add(library.version)
+    assert set(range(1, 11)) <= versions
