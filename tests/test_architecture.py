@@ -1,6 +1,8 @@
 """Each game's rules package is pure logic: standard library only, and above all no Flask."""
 
 import ast
+import os
+import shutil
 import subprocess
 import sys
 
@@ -37,3 +39,39 @@ def test_engine_modules_import_only_the_standard_library(engine):
                 continue
             for name in names:
                 assert name.split(".")[0] in sys.stdlib_module_names, f"{path.name} imports {name}"
+
+
+def _lint_imports(root) -> subprocess.CompletedProcess:
+    """import-linter's contracts from pyproject.toml, checked on the package in `root`."""
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    return subprocess.run([sys.executable, "-c", LINT_IMPORTS], cwd=root, env=env, capture_output=True, text=True)
+
+
+# The command line's entry point, run as a module so that the test needs no script on PATH.
+LINT_IMPORTS = "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())"
+
+
+def test_the_import_contracts_hold():
+    result = _lint_imports(REPO)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "BROKEN" not in result.stdout and result.stdout.count("KEPT") >= 7
+
+
+@pytest.mark.parametrize(
+    "module, line, broken",
+    [
+        ("web/core/errors.py", "from companion.web.cryptid import common", "The web core knows no game"),
+        ("web/decrypto/store.py", "from companion.cryptid import codes", "Decrypto's web part uses Decrypto's engine only"),
+        ("cryptid/board.py", "import flask", "Engines import none of the site's dependencies"),
+        ("decrypto/rules.py", "from companion.decrypto import game", "No import circles"),
+        ("cryptid/hexgrid.py", "from companion.web.core import store", "Operator tools stand above the site"),
+    ],
+)
+def test_each_import_contract_fails_when_its_rule_is_broken(tmp_path, module, line, broken):
+    shutil.copytree(PACKAGE_ROOT, tmp_path / "companion", ignore=shutil.ignore_patterns("__pycache__", "translations"))
+    shutil.copy(REPO / "pyproject.toml", tmp_path)
+    with open(tmp_path / "companion" / module, "a", encoding="utf-8") as source:
+        source.write(f"\n{line}  # noqa\n")
+    result = _lint_imports(tmp_path)
+    assert result.returncode != 0
+    assert any(broken in row and "BROKEN" in row for row in result.stdout.splitlines()), result.stdout
