@@ -1,10 +1,9 @@
-"""`python -m companion bench`: how fast the engine deals games and folds a long refereed game, and (--puzzles) how
-official its puzzles look."""
+"""`python -m companion bench`: how fast the engine deals games and folds a long refereed game, (--pages) how long
+the site takes over its busiest pages in-process, and (--puzzles) how official its puzzles look."""
 
 from __future__ import annotations
 
 import random
-import statistics
 import time
 from urllib.parse import urlsplit
 
@@ -15,23 +14,22 @@ from companion.cryptid.play import Ask, Move, PlayState, Search, Start
 from companion.cryptid.puzzles import Setup, compare, load_official
 from companion.cryptid.rng import Stream, secret_of
 
+from .measure import summarize
+
 BENCH_KEY = b"benchmark key"
 PLAYER_CYCLE = (2, 3, 4, 5)
 FOLD_MOVES = 300
 
 
-def _percentile(sorted_values: list[float], fraction: float) -> float:
-    return sorted_values[min(len(sorted_values) - 1, int(len(sorted_values) * fraction))]
-
-
 def _report(label: str, seconds: list[float]) -> dict:
-    seconds.sort()
+    """Print one timing's line (mean, median, p99) and return it as a row."""
+    figures = summarize(seconds, digits=3)
     row = {
         "what": label,
-        "n": len(seconds),
-        "mean_ms": round(statistics.mean(seconds) * 1000, 3),
-        "median_ms": round(statistics.median(seconds) * 1000, 3),
-        "p99_ms": round(_percentile(seconds, 0.99) * 1000, 3),
+        "n": figures.count,
+        "mean_ms": figures.mean_ms,
+        "median_ms": figures.p50_ms,
+        "p99_ms": figures.p99_ms,
     }
     print(
         f"{label:<52} n={row['n']:<5} mean {row['mean_ms']:7.3f} ms   median {row['median_ms']:7.3f} ms"

@@ -213,7 +213,7 @@ def _run_next(args) -> int:
 
 def _run_bench(args) -> int:
     from .bench import run_benchmark, run_pages, run_puzzles
-    from .load.tables import machine_line
+    from .measure import machine_line
 
     print(machine_line(), flush=True)
     if args.pages:
@@ -228,17 +228,17 @@ def _run_bench(args) -> int:
 
 def _run_load(args) -> int:
     if args.hold:
-        from .load.hold import run_hold_load
+        from .load.held_updates import run_held_updates
 
-        result = run_hold_load(args.hold, args.seconds, args.url)
+        result = run_held_updates(args.hold, args.seconds, args.url)
     elif args.play:
-        from .load.play import run_play_load
+        from .load.refereed_tables import run_refereed_tables
 
-        result = run_play_load(args.tables, args.seconds, args.url)
+        result = run_refereed_tables(args.tables, args.seconds, args.url)
     else:
-        from .load.tables import run_load
+        from .load.box_tables import run_box_tables
 
-        result = run_load(args.tables, args.phones, args.seconds, args.url)
+        result = run_box_tables(args.tables, args.phones, args.seconds, args.url)
     return 1 if result["errors"] else 0
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from companion.cryptid import load_game
 from companion.ops.cli import build_parser, main, program_name
-from companion.ops.load.tables import ARRIVAL_SECONDS, arrival_seconds
+from companion.ops.load import ARRIVAL_SECONDS, arrival_seconds
 from tests.helpers import REPO
 
 
@@ -167,3 +167,12 @@ def test_the_page_benchmark_times_every_page_it_names(capsys):
     assert {row["target_ms"] for row in rows} == {10, 4, 1, None}
     output = capsys.readouterr().out
     assert "table panel poll, 304 (target <= 1 ms)" in output and "QR code of a new seat link" in output
+
+
+def test_a_short_refereed_load_run_plays_without_errors(capsys):
+    """load --play against a server of its own: tables are dealt, phones hold live updates and move; no request
+    fails."""
+    assert main(["load", "--play", "--tables", "2", "--seconds", "6"]) == 0
+    report = capsys.readouterr().out
+    assert re.search(r"2 refereed tables x 5 phones for [\d.]+ s against http://127\.0\.0\.1:\d+: \d+ move", report)
+    assert re.search(r"; [1-9]\d* immediate requests, p50 [\d.]+ ms", report) and "; 0 errors" in report
