@@ -1,11 +1,12 @@
-"""Refereed play (PLAY.md): the server holds every clue and answers every ask and search.
+"""Refereed play (docs/cryptid-play.md): the server holds every clue and answers every ask and search.
 
 A game is its Game plus a sequence of moves folded into immutable states, in the manner of python-chess:
-PlayState.initial(game), state.apply(move) -> a new state (or IllegalMove, with a stable reason, and nothing
-changed), PlayState.replay(game, moves). Moves are small frozen values with a plain JSON form, so a site can store
-one row per move and fold them back. Discs and cubes are 108-bit hex masks per seat, as everywhere in the engine.
+State.initial(game), state.apply(move) -> a new state (or IllegalMove, with a stable reason, and nothing
+changed), State.replay(game, moves); legal_moves(state, seat) lists what a seat may do now. Moves are small frozen
+values with a plain JSON form, so a site can store one row per move and fold them back. Discs and cubes are
+108-bit hex masks per seat, as everywhere in the engine. What a seat may see of a state is view.view's business.
 
-What PLAY.md leaves open is decided here:
+What docs/cryptid-play.md leaves open is decided here:
 - Before Start the phase is "lobby": players may name themselves, and the table may already leave, mark seats
   gone or reveal. A seat that left before Start simply never acts.
 - A "skip" log entry always means that a seat had to place a cube and no hex qualified. The turns and opening
@@ -34,7 +35,7 @@ LOBBY, OPENING, TURNS, OVER = "lobby", "opening", "turns", "over"
 # What the seat to act must do: place a cube, or ask or search.
 PENDING_CUBE, PENDING_MOVE = "cube", "move"
 DISC, CUBE = "disc", "cube"
-# Log actions (PLAY.md section 8); CUBE is also one.
+# Log actions (docs/cryptid-play.md section 8.7); CUBE is also one.
 ASK, SEARCH, ANSWER, SKIP, LEAVE, WIN = "ask", "search", "answer", "skip", "leave", "win"
 # How a game ended.
 WON, REVEALED, ABANDONED = "win", "reveal", "all_left"
@@ -87,8 +88,8 @@ class Move:
                 data[name] = getattr(self, name)
         return data
 
-    @staticmethod
-    def from_json(data: object) -> "Move":
+    @classmethod
+    def from_json(cls, data: object) -> "Move":
         """Read the JSON form back; MoveFormatError for anything else (unknown or missing keys, wrong types)."""
         if not isinstance(data, dict) or data.get("action") not in MOVE_TYPES:
             raise MoveFormatError(f"not a move: {data!r}")
@@ -204,7 +205,7 @@ _JSON_KEYS = {
 
 
 class LogEntry(NamedTuple):
-    """One line of the log (PLAY.md section 8); `placed` says whether a piece went on the board with it.
+    """One line of the log (docs/cryptid-play.md section 8.7); `placed` says whether a piece went on the board with it.
 
     A named tuple rather than a frozen dataclass: folding a long game makes hundreds of entries, and tuples are
     four times quicker to make.
@@ -250,9 +251,9 @@ class LogEntry(NamedTuple):
 
 
 class _Position:
-    """The rules that read a position: legal choices and move checks, shared by PlayState and the fold building it.
+    """The rules that read a position: legal choices and move checks, shared by State and the fold building it.
 
-    Attributes (see PlayState): game, version, phase, first, turn, pending, discs, cubes, left, names, log, winner,
+    Attributes (see State): game, version, phase, first, turn, pending, discs, cubes, left, names, log, winner,
     outcome, opening_step, gone_votes, _allowed. Per-seat sequences are indexed by seat - 1.
     """
 
@@ -289,6 +290,10 @@ class _Position:
         """Whether the game waits for this seat."""
         return self.turn == seat
 
+    def allowed(self, seat: int) -> int:
+        """Hexes the seat's clue allows, where it answers with a disc (its secret: show it to that seat only)."""
+        return self._allowed[seat - 1]
+
     def cube_choices(self, seat: int) -> int:
         """Hexes where the seat may place a cube now (derived from its clue: show it to that seat only)."""
         if self.turn != seat or self.pending != PENDING_CUBE:
@@ -310,16 +315,6 @@ class _Position:
     def ask_targets(self, seat: int, hex: int) -> tuple[int, ...]:
         """Seats the seat may ask about a hex now."""
         return tuple(target for target in self.seats if self.ask_hexes(seat, target) >> hex & 1)
-
-    def legal_moves(self) -> list[Move]:
-        """Every cube, ask or search the seat to act may make now (table moves such as Leave are not listed)."""
-        seat = self.turn
-        if seat is None:
-            return []
-        if self.pending == PENDING_CUBE:
-            return [Cube(seat, hex) for hex in hexes_of(self.cube_choices(seat))]
-        asks = [Ask(seat, target, hex) for target in self.seats for hex in hexes_of(self.ask_hexes(seat, target))]
-        return asks + [Search(seat, hex) for hex in hexes_of(self.search_choices(seat))]
 
     def is_legal(self, move: Move) -> bool:
         try:
@@ -428,7 +423,7 @@ _CHECKS = {
 
 
 @dataclass(frozen=True, slots=True)
-class PlayState(_Position):
+class State(_Position):
     """A refereed game after some moves: pieces, whose move it is, the log and the outcome. Never changes."""
 
     game: Game
@@ -449,7 +444,7 @@ class PlayState(_Position):
     _allowed: tuple[int, ...] = field(repr=False, compare=False)  # per seat, the hexes its clue allows
 
     @classmethod
-    def initial(cls, game: Game) -> "PlayState":
+    def initial(cls, game: Game) -> "State":
         """The lobby of a refereed game; ValueError unless it has 3-5 players."""
         if game.players not in PLAYER_COUNTS:
             raise ValueError(f"refereed play needs 3-5 players, not {game.players}")
@@ -463,14 +458,14 @@ class PlayState(_Position):
         )
 
     @classmethod
-    def replay(cls, game: Game, moves: Iterable[Move]) -> "PlayState":
+    def replay(cls, game: Game, moves: Iterable[Move]) -> "State":
         """The state after playing the moves in order from the lobby; IllegalMove at the first illegal one."""
         fold = _Fold(cls.initial(game))
         for move in moves:
             fold.play(move)
         return fold.freeze()
 
-    def apply(self, move: Move) -> "PlayState":
+    def apply(self, move: Move) -> "State":
         """The state after one more move; IllegalMove (this state unchanged) when the rules forbid it."""
         fold = _Fold(self)
         fold.play(move)
@@ -487,64 +482,24 @@ class PlayState(_Position):
         """Each seat's chosen name, or 'Player N' in the reader's language."""
         return {seat: self.names[seat - 1] or seat_name(seat, gettext) for seat in self.seats}
 
-    def view(self, seat: int | None = None, gettext: Translate = untranslated) -> dict:
-        """The state as PLAY.md section 8 shows it (without `code`): public, or as one seat sees it (with its own
-        clue). Other seats' clues and the habitat appear only under `reveal`, once the game is over."""
-        names = self.display_names(gettext)
-        data = {
-            "version": self.version,
-            "players": self.players,
-            "mode": self.game.mode,
-            "map_code": self.game.board.to_map_code(),
-            "phase": self.phase,
-            "first": self.first,
-            "turn": self.turn,
-            "pending": self.pending,
-            "seats": [{"seat": s, "name": names[s], "left": s in self.left} for s in self.seats],
-            "discs": _pieces_json(self.discs),
-            "cubes": _pieces_json(self.cubes),
-            "log": [entry.to_json() for entry in self.log],
-            "winner": self.winner,
-            "ranks": None if self.winner is None else {str(s): rank for s, rank in self.ranks.items()},
-        }
-        if seat is not None:
-            (clue,) = self.game.seat_clues(seat)
-            data["you"] = seat
-            data["clue"] = clue.to_json()
-        data["reveal"] = self._reveal_json() if self.phase == OVER else None
-        return data
-
-    def _reveal_json(self) -> dict:
-        row, col = hex_row_col(self.game.habitat)
-        clues = [clue.to_json() | {"seat": self.game.seat_of(i)} for i, clue in enumerate(self.game.clues)]
-        return {"clues": clues, "habitat": {"row": row, "col": col}}
-
-
-def _pieces_json(masks: tuple[int, ...]) -> list[dict]:
-    return [
-        {"seat": seat, "row": row, "col": col}
-        for seat, mask in enumerate(masks, 1)
-        for row, col in map(hex_row_col, hexes_of(mask))
-    ]
-
 
 class _Fold(_Position):
-    """A private working copy of a state that moves change in place; `freeze` returns the new PlayState.
+    """A private working copy of a state that moves change in place; `freeze` returns the new State.
 
     Every move is checked in full before it changes anything, so an illegal move leaves the copy as it was.
     """
 
-    __slots__ = tuple(f.name for f in fields(PlayState))
+    __slots__ = tuple(f.name for f in fields(State))
 
-    def __init__(self, state: PlayState) -> None:
+    def __init__(self, state: State) -> None:
         self.game, self.version, self.phase, self.first = state.game, state.version, state.phase, state.first
         self.turn, self.pending, self.winner, self.outcome = state.turn, state.pending, state.winner, state.outcome
         self.opening_step, self._allowed = state.opening_step, state._allowed
         self.discs, self.cubes, self.names = list(state.discs), list(state.cubes), list(state.names)
         self.log, self.left, self.gone_votes = list(state.log), set(state.left), list(state.gone_votes)
 
-    def freeze(self) -> PlayState:
-        return PlayState(
+    def freeze(self) -> State:
+        return State(
             game=self.game, version=self.version, phase=self.phase, first=self.first, turn=self.turn,
             pending=self.pending, discs=tuple(self.discs), cubes=tuple(self.cubes), left=frozenset(self.left),
             names=tuple(self.names), log=tuple(self.log), winner=self.winner, outcome=self.outcome,
@@ -688,3 +643,20 @@ _EFFECTS = {
     HostGone: _Fold._host_gone,
     Reveal: _Fold._reveal,
 }
+
+
+def legal_moves(state: State, seat: int | None) -> list[Move]:
+    """Every move `seat` may make now: its cube, asks and searches when it is to act, leaving and voting a seat
+    gone; with seat None, the host's moves (Start, HostGone, Reveal). Name takes free text, so it is not listed."""
+    if seat is None:
+        table = [*(Start(first) for first in state.seats), *(HostGone(other) for other in state.seats), Reveal()]
+        return [move for move in table if state.is_legal(move)]
+    moves: list[Move] = []
+    if state.turn == seat:
+        if state.pending == PENDING_CUBE:
+            moves += [Cube(seat, hex) for hex in hexes_of(state.cube_choices(seat))]
+        else:
+            moves += [Ask(seat, target, hex) for target in state.seats for hex in hexes_of(state.ask_hexes(seat, target))]
+            moves += [Search(seat, hex) for hex in hexes_of(state.search_choices(seat))]
+    table = [Leave(seat), *(VoteGone(seat, other) for other in state.seats)]
+    return moves + [move for move in table if state.is_legal(move)]

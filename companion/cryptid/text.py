@@ -223,8 +223,8 @@ def _capitalized(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Refereed play (PLAY.md): log lines, where to mirror a piece on the real tiles, what is pending, illegal moves.
-# Rows and columns are shown 1-based. `names` maps each seat to the name people see (PlayState.display_names).
+# Refereed play (docs/cryptid-play.md): log lines, where to mirror a piece on the real tiles, what is pending,
+# illegal moves. Rows and columns are shown 1-based. `names` maps each seat to the name people see (State.display_names).
 # ---------------------------------------------------------------------------------------------------------------
 
 # Keyed by (log action, piece): one whole sentence per outcome, never a piece word glued into a sentence.
@@ -248,7 +248,7 @@ PENDING_TEXTS = {
     "move": N_("{name}: ask or search."),
 }
 WAITING_TO_START = N_("Waiting for the game to start.")
-# Keyed by PlayState.outcome.
+# Keyed by State.outcome.
 GAME_OVER_TEXTS = {
     "win": N_("The game is over: {name} found the habitat."),
     "reveal": N_("The game is over: the table agreed to the reveal."),

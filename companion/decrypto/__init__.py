@@ -1,4 +1,8 @@
-"""Pure Decrypto game logic: teams, codes, clues, tokens, the tiebreak and per-screen views (standard library only)."""
+"""Pure Decrypto game logic: teams, codes, clues, tokens, the tiebreak and per-screen views (standard library only).
+
+It has the shape every engine here has (docs/architecture.md): Move, IllegalMove, State, legal_moves(state, seat)
+and view(state, viewer).
+"""
 
 from .game import (
     Member,
@@ -11,8 +15,7 @@ from .game import (
     Transmission,
     derive_secret,
     draw_code,
-    new_game,
-    replay,
+    legal_moves,
 )
 from .keywords import (
     WordListError,
@@ -29,9 +32,9 @@ from .moves import (
     Join,
     Leave,
     Move,
+    MoveFormatError,
     ShowCode,
     Start,
-    move_from_json,
 )
 from .rules import (
     BLACK,
@@ -39,16 +42,17 @@ from .rules import (
     TABLE,
     TEAMS,
     WHITE,
-    IllegalAction,
+    IllegalMove,
     Seat,
     format_code,
     parse_code,
 )
+from .view import View, view
 
 __all__ = [
     "Member", "Outcome", "RepeatedClue", "Round", "Setup", "State", "Tiebreak", "Transmission", "derive_secret",
-    "draw_code", "new_game", "replay", "WordListError", "available_languages", "deal_keywords", "load_words",
-    "used_after", "CountKeywords", "GiveClues", "Guess", "GuessKeywords", "Join", "Leave", "Move", "ShowCode",
-    "Start", "move_from_json", "BLACK", "CODES", "TABLE", "TEAMS", "WHITE", "IllegalAction", "Seat",
-    "format_code", "parse_code",
+    "draw_code", "legal_moves", "WordListError", "available_languages", "deal_keywords", "load_words",
+    "used_after", "CountKeywords", "GiveClues", "Guess", "GuessKeywords", "Join", "Leave", "Move",
+    "MoveFormatError", "ShowCode", "Start", "BLACK", "CODES", "TABLE", "TEAMS", "WHITE", "IllegalMove", "Seat",
+    "format_code", "parse_code", "View", "view",
 ]

@@ -1,12 +1,16 @@
-"""A game of Decrypto as an immutable state, and the moves folded into it.
+"""A game of Decrypto as an immutable state, and the moves folded into it (docs/decrypto-rules.md).
 
-Procedure (version 1): a game's secret is HMAC-BLAKE2b(server key, NAMESPACE|VERSION|table id|game number), so
+In the manner of python-chess, as in Cryptid's refereed play: State.initial(setup), state.apply(move) -> a new
+state (or IllegalMove, with a stable reason), State.replay(setup, moves); legal_moves(state, seat) lists what a
+seat or the table may do now. What a screen may see of a state is view.view's business.
+
+Procedure (version 1, docs/decrypto-rules.md section 5): a game's secret is HMAC-BLAKE2b(server key, NAMESPACE|VERSION|table id|game number), so
 codes and keywords are reproducible on the server and unguessable from anything public. The code of a team in
 a round is CODES[i], i drawn uniformly from SecretStream(secret, NAMESPACE, VERSION, "code", round, team): a
 fresh draw each round, so a code can come back. Keywords are dealt from SecretStream(secret, NAMESPACE,
 VERSION, "keywords").
 
-Rules: each round both encryptors may look at their codes and give clues at once; the codes are then decoded
+Rules (sections 6-10): each round both encryptors may look at their codes and give clues at once; the codes are then decoded
 White's first. On each code the other team guesses from round 2 on (a right guess is an interception token)
 and the team itself guesses (a wrong guess is a miscommunication token); guesses stay sealed until both are in,
 then the code is revealed. At the end of a round, a team with two interceptions wins and a team with two
@@ -56,7 +60,7 @@ from .rules import (
     TOKENS_TO_END,
     WHITE,
     Code,
-    IllegalAction,
+    IllegalMove,
     Seat,
     check_code,
     normalize_text,
@@ -64,7 +68,6 @@ from .rules import (
     tidy_text,
 )
 from .text import Translate, outcome_text, repeated_clue_text, untranslated
-from .view import view
 
 NAMESPACE = "decrypto-companion"
 VERSION = 1
@@ -272,6 +275,19 @@ class State:
     rounds: tuple[Round, ...] = ()
     tiebreak: Tiebreak | None = None
     outcome: Outcome | None = None
+    version: int = 0  # moves applied so far
+
+    @classmethod
+    def initial(cls, setup: Setup) -> State:
+        """The state before the first move: a lobby when phones pick their teams, else round 1 with empty seats."""
+        if setup.team_sizes is None:
+            return cls(setup, ((), ()))
+        return cls(setup, tuple(tuple(Member() for _ in range(size)) for size in setup.team_sizes))._begin_round()
+
+    @classmethod
+    def replay(cls, setup: Setup, moves: Iterable[Move]) -> State:
+        """The state after playing stored moves in order; IllegalMove at the first illegal one."""
+        return reduce(State.apply, moves, cls.initial(setup))
 
     # Reading the state.
 
@@ -344,37 +360,20 @@ class State:
     # Playing.
 
     def apply(self, move: Move) -> State:
-        """The state after `move`; raises IllegalAction when the rules refuse it now."""
+        """The state after `move`; raises IllegalMove when the rules refuse it now."""
         if self.outcome is not None:
-            raise IllegalAction("game_over")
+            raise IllegalMove("game_over")
         handler = _HANDLERS.get(type(move))
         if handler is None:
             raise TypeError(f"{move!r} is not a Decrypto move")
-        return handler(self, move)
+        return replace(handler(self, move), version=self.version + 1)
 
     def is_legal(self, move: Move) -> bool:
         try:
             self.apply(move)
-        except IllegalAction:
+        except IllegalMove:
             return False
         return True
-
-    def legal_actions(self, actor: Seat | str) -> list[dict]:
-        """The moves a seat or the TABLE may make now, as move JSON without what people type."""
-        phase = self.phase
-        # Only this phase's moves are tried: every other move is refused anyway.
-        if phase == LOBBY:
-            candidates: list[Move] = [Start()]
-        else:
-            candidates = []
-            for team in TEAMS if actor == TABLE else (actor.team,):
-                seat = None if actor == TABLE else actor.number
-                if phase == PLAYING:
-                    candidates += [ShowCode(team, seat), GiveClues(team, None, seat)]
-                    candidates += [Guess(team, target, CODES[0], seat) for target in TEAMS]
-                elif phase == TIEBREAK:
-                    candidates += [GuessKeywords(team, ("",) * KEYWORDS, seat), CountKeywords(team, 0, seat)]
-        return [_template(move) for move in candidates if self.is_legal(move)]
 
     def joinable_teams(self) -> list[str]:
         """The teams a phone that has not joined yet may join now."""
@@ -382,7 +381,7 @@ class State:
         for team in TEAMS if self.outcome is None else ():
             try:
                 self._seat_for_newcomer(team, None)
-            except IllegalAction:
+            except IllegalMove:
                 continue
             teams.append(team)
         return teams
@@ -390,12 +389,12 @@ class State:
     def _join(self, move: Join) -> State:
         name = tidy_text(move.name)
         if len(name) > NAME_LIMIT:
-            raise IllegalAction("name_too_long", limit=NAME_LIMIT)
+            raise IllegalMove("name_too_long", limit=NAME_LIMIT)
         seat = self.seat_of(move.player)
         if seat is not None and seat.team == move.team:
             return self._with_member(seat, Member(move.player, name))
         if seat is not None and self.phase != LOBBY:
-            raise IllegalAction("already_in_team")
+            raise IllegalMove("already_in_team")
         state = self._without(move.player) if seat is not None else self
         return state._with_member(state._seat_for_newcomer(move.team, move.seat), Member(move.player, name))
 
@@ -404,45 +403,45 @@ class State:
         roster = self.roster(team)
         if number is not None:
             if number > len(roster):
-                raise IllegalAction("no_such_seat", seat=number)
+                raise IllegalMove("no_such_seat", seat=number)
             if roster[number - 1].player is not None:
-                raise IllegalAction("seat_taken", seat=number)
+                raise IllegalMove("seat_taken", seat=number)
             return Seat(team, number)
         free = [n for n, member in enumerate(roster, start=1) if member.player is None]
         if not free and len(roster) >= MAX_TEAM:
-            raise IllegalAction("team_full", maximum=MAX_TEAM)
+            raise IllegalMove("team_full", maximum=MAX_TEAM)
         return Seat(team, free[0] if free else len(roster) + 1)
 
     def _leave(self, move: Leave) -> State:
         seat = self.seat_of(move.player)
         if seat is None:
-            raise IllegalAction("not_joined")
+            raise IllegalMove("not_joined")
         return self._without(move.player)
 
     def _start(self, move: Start) -> State:
         if self.phase != LOBBY:
-            raise IllegalAction("already_started")
+            raise IllegalMove("already_started")
         if any(len(roster) < MIN_TEAM for roster in self.teams):
-            raise IllegalAction("team_too_small", minimum=MIN_TEAM)
+            raise IllegalMove("team_too_small", minimum=MIN_TEAM)
         return self._begin_round()
 
     def _show_code(self, move: ShowCode) -> State:
         transmission = self._encryptor_transmission(move.team, move.seat)
         if transmission.shown:
-            raise IllegalAction("code_already_shown")
+            raise IllegalMove("code_already_shown")
         return self._with_transmission(replace(transmission, shown=True))
 
     def _give_clues(self, move: GiveClues) -> State:
         transmission = self._encryptor_transmission(move.team, move.seat)
         if transmission.given:
-            raise IllegalAction("clues_already_given")
+            raise IllegalMove("clues_already_given")
         if not transmission.shown:
-            raise IllegalAction("code_not_shown")
+            raise IllegalMove("code_not_shown")
         clues = None
         if move.clues is not None:
             clues = tuple(tidy_text(clue) for clue in move.clues)
             if not all(0 < len(clue) <= CLUE_LIMIT for clue in clues):
-                raise IllegalAction("malformed_clues", limit=CLUE_LIMIT)
+                raise IllegalMove("malformed_clues", limit=CLUE_LIMIT)
         return self._with_transmission(replace(transmission, given=True, clues=clues))
 
     def _guess(self, move: Guess) -> State:
@@ -451,15 +450,15 @@ class State:
         transmission = self.current.of(move.target)
         intercepting = move.team != move.target
         if intercepting and not transmission.interceptable:
-            raise IllegalAction("no_interception_in_round_one")
+            raise IllegalMove("no_interception_in_round_one")
         if move.target != self.current.turn and not transmission.revealed:
-            raise IllegalAction("out_of_turn")
+            raise IllegalMove("out_of_turn")
         if not transmission.given:
-            raise IllegalAction("clues_not_given")
+            raise IllegalMove("clues_not_given")
         if not intercepting and move.seat == transmission.encryptor:
-            raise IllegalAction("encryptor_cannot_guess")
+            raise IllegalMove("encryptor_cannot_guess")
         if transmission.revealed or (transmission.interception_guess if intercepting else transmission.own_guess):
-            raise IllegalAction("already_guessed")
+            raise IllegalMove("already_guessed")
         code = check_code(move.code)
         guess = {"interception_guess": code} if intercepting else {"own_guess": code}
         state = self._with_transmission(replace(transmission, **guess))
@@ -468,10 +467,10 @@ class State:
     def _guess_keywords(self, move: GuessKeywords) -> State:
         self._check_tiebreak_phase(move.team, move.seat)
         if self.setup.keywords is None:
-            raise IllegalAction("box_keywords")
+            raise IllegalMove("box_keywords")
         words = tuple(tidy_text(word) for word in move.words)
         if not all(len(word) <= CLUE_LIMIT for word in words):
-            raise IllegalAction("malformed_keyword_guesses", limit=CLUE_LIMIT)
+            raise IllegalMove("malformed_keyword_guesses", limit=CLUE_LIMIT)
         keywords = self.setup.keywords_of(other_team(move.team))
         right = sum(normalize_text(word) == normalize_text(keyword) for word, keyword in zip(words, keywords))
         return self._with_answer(move.team, KeywordGuesses(words, right))
@@ -479,31 +478,31 @@ class State:
     def _count_keywords(self, move: CountKeywords) -> State:
         self._check_tiebreak_phase(move.team, move.seat)
         if self.setup.keywords is not None:
-            raise IllegalAction("site_keywords")
+            raise IllegalMove("site_keywords")
         if not 0 <= move.right <= KEYWORDS:
-            raise IllegalAction("malformed_count")
+            raise IllegalMove("malformed_count")
         return self._with_answer(move.team, KeywordGuesses(None, move.right))
 
     # Checks shared by several moves.
 
     def _check_round_phase(self) -> None:
         if self.phase == LOBBY:
-            raise IllegalAction("not_started")
+            raise IllegalMove("not_started")
         if self.phase == TIEBREAK:
-            raise IllegalAction("tiebreak_under_way")
+            raise IllegalMove("tiebreak_under_way")
 
     def _check_tiebreak_phase(self, team: str, seat: int | None) -> None:
         if self.phase == LOBBY:
-            raise IllegalAction("not_started")
+            raise IllegalMove("not_started")
         if self.phase == PLAYING:
-            raise IllegalAction("no_tiebreak")
+            raise IllegalMove("no_tiebreak")
         self._check_seat(team, seat)
         if self.tiebreak.of(team) is not None:
-            raise IllegalAction("keywords_already_guessed")
+            raise IllegalMove("keywords_already_guessed")
 
     def _check_seat(self, team: str, seat: int | None) -> None:
         if seat is not None and seat > len(self.roster(team)):
-            raise IllegalAction("no_such_seat", seat=seat)
+            raise IllegalMove("no_such_seat", seat=seat)
 
     def _encryptor_transmission(self, team: str, seat: int | None) -> Transmission:
         """The team's transmission this round, when `seat` (or the table) may act as its encryptor."""
@@ -511,9 +510,9 @@ class State:
         self._check_seat(team, seat)
         transmission = self.current.of(team)
         if seat is None and self.roster(team)[transmission.encryptor - 1].player is not None:
-            raise IllegalAction("seat_has_phone")
+            raise IllegalMove("seat_has_phone")
         if seat is not None and seat != transmission.encryptor:
-            raise IllegalAction("not_the_encryptor")
+            raise IllegalMove("not_the_encryptor")
         return transmission
 
     # Building the next state.
@@ -582,10 +581,6 @@ class State:
             return replace(self, tiebreak=Tiebreak(AFTER_ROUNDS))
         return self._begin_round()
 
-    def view(self, viewer: Seat | str | None = None, gettext: Translate = untranslated) -> dict:
-        """What one screen may show, as JSON-ready data: `viewer` is a Seat, TABLE, or None (a phone not in a team)."""
-        return view(self, viewer, gettext)
-
 
 _HANDLERS = {
     Join: State._join,
@@ -597,21 +592,31 @@ _HANDLERS = {
     GuessKeywords: State._guess_keywords,
     CountKeywords: State._count_keywords,
 }
-_TYPED_FIELDS = {"clues", "code", "words", "right"}
 
 
-def _template(move: Move) -> dict:
-    return {name: value for name, value in move.to_json().items() if name not in _TYPED_FIELDS}
+def legal_moves(state: State, seat: Seat | str) -> list[Move]:
+    """The moves a seat, or the TABLE playing the seats without a phone, may make now.
 
-
-def new_game(setup: Setup) -> State:
-    """The state before the first move: a lobby when phones pick their teams, else round 1 with empty seats."""
-    if setup.team_sizes is None:
-        return State(setup, ((), ()))
-    state = State(setup, tuple(tuple(Member() for _ in range(size)) for size in setup.team_sizes))
-    return state._begin_round()
-
-
-def replay(setup: Setup, moves: Iterable[Move]) -> State:
-    """The state after a stored sequence of moves."""
-    return reduce(State.apply, moves, new_game(setup))
+    Every code of a guess and every count of a keyword tiebreak is listed; what people type (clues, keyword
+    guesses) stands as clues said aloud and four empty guesses, and any typed text the limits accept is as legal.
+    Joining and leaving belong to a phone rather than a seat, so they are not listed.
+    """
+    phase = state.phase
+    # Only this phase's moves are tried: every other move is refused anyway.
+    if phase == LOBBY:
+        return [Start()] if state.is_legal(Start()) else []
+    moves: list[Move] = []
+    for team in TEAMS if seat == TABLE else (seat.team,):
+        number = None if seat == TABLE else seat.number
+        if phase == PLAYING:
+            moves += [move for move in (ShowCode(team, number), GiveClues(team, None, number)) if state.is_legal(move)]
+            for target in TEAMS:
+                # The code is checked after every other rule, so one code decides for all 24.
+                if state.is_legal(Guess(team, target, CODES[0], number)):
+                    moves += [Guess(team, target, code, number) for code in CODES]
+        elif phase == TIEBREAK:
+            if state.is_legal(GuessKeywords(team, ("",) * KEYWORDS, number)):
+                moves.append(GuessKeywords(team, ("",) * KEYWORDS, number))
+            if state.is_legal(CountKeywords(team, 0, number)):
+                moves += [CountKeywords(team, right, number) for right in range(KEYWORDS + 1)]
+    return moves

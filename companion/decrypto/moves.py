@@ -1,8 +1,8 @@
-"""The moves a table makes, and their JSON form.
+"""The moves a table makes, and their JSON form (docs/decrypto-rules.md section 13).
 
 A move is a small frozen value. Its shape (team names, seat numbers, types) is checked when it is built and
 raises ValueError: the web builds moves from its own buttons. What people type (clues, codes, names, keyword
-guesses) is checked against the state when the move is played and raises IllegalAction with a sentence.
+guesses) is checked against the state when the move is played and raises IllegalMove with a sentence.
 `seat` is the acting seat's number in `team`; None means the table itself, from the shared host screen.
 """
 
@@ -37,17 +37,51 @@ def _check_texts(texts, count: int) -> None:
         raise ValueError(f"{texts!r} is not a tuple of {count} strings")
 
 
-class Move:
-    """Base of every move: its JSON form is its fields plus its `type`."""
+class MoveFormatError(ValueError):
+    """A JSON value that is not a move."""
 
-    type: ClassVar[str]
+
+class Move:
+    """Base of every move: its JSON form is {"action": ..., its fields...}, tuples as lists."""
+
+    action: ClassVar[str]
 
     def to_json(self) -> dict:
-        data = {"type": self.type}
+        data = {"action": self.action}
         for item in fields(self):
             value = getattr(self, item.name)
             data[item.name] = list(value) if isinstance(value, tuple) else value
         return data
+
+    @classmethod
+    def from_json(cls, data: object) -> Move:
+        """Read the JSON form back; MoveFormatError for anything else (unknown kind or field, a bad shape).
+
+        Logs stored before moves were keyed by "action" name the kind "type": that key is read as well.
+        """
+        if not isinstance(data, dict):
+            raise MoveFormatError(f"{data!r} is not a move")
+        data = _with_action_key(data)
+        if not isinstance(data.get("action"), str) or data["action"] not in MOVE_TYPES:
+            raise MoveFormatError(f"{data!r} is not a move")
+        move_type = MOVE_TYPES[data["action"]]
+        names = {f.name for f in fields(move_type)}
+        unknown = set(data) - names - {"action"}
+        if unknown:
+            raise MoveFormatError(f"a {move_type.action} move has no field {sorted(unknown)[0]!r}")
+        values = {name: tuple(value) if name in _TUPLE_FIELDS and isinstance(value, list) else value
+                  for name, value in data.items() if name != "action"}
+        try:
+            return move_type(**values)
+        except (TypeError, ValueError) as error:
+            raise MoveFormatError(f"{data!r} is not a {move_type.action} move: {error}") from None
+
+
+def _with_action_key(data: dict) -> dict:
+    """The JSON form with its kind under "action", also for a row stored under the old key "type"."""
+    if "type" in data and "action" not in data:
+        return {"action": data["type"]} | {key: value for key, value in data.items() if key != "type"}
+    return data
 
 
 @dataclass(frozen=True)
@@ -58,7 +92,7 @@ class Join(Move):
     allowed only before the game starts (nobody has seen a keyword then).
     """
 
-    type: ClassVar[str] = "join"
+    action: ClassVar[str] = "join"
     player: str
     team: str
     name: str = ""
@@ -76,7 +110,7 @@ class Join(Move):
 class Leave(Move):
     """A phone gives its seat back: before the start the seat goes, afterwards it stays for the table to play."""
 
-    type: ClassVar[str] = "leave"
+    action: ClassVar[str] = "leave"
     player: str
 
     def __post_init__(self) -> None:
@@ -87,14 +121,14 @@ class Leave(Move):
 class Start(Move):
     """The table starts a game whose players chose their teams on their phones."""
 
-    type: ClassVar[str] = "start"
+    action: ClassVar[str] = "start"
 
 
 @dataclass(frozen=True)
 class ShowCode(Move):
     """The team's encryptor looks at this round's code (on their phone, or on the shared screen)."""
 
-    type: ClassVar[str] = "show_code"
+    action: ClassVar[str] = "show_code"
     team: str
     seat: int | None = None
 
@@ -107,7 +141,7 @@ class ShowCode(Move):
 class GiveClues(Move):
     """The encryptor gives three clues, in code order; `clues=None` when they were said aloud only."""
 
-    type: ClassVar[str] = "give_clues"
+    action: ClassVar[str] = "give_clues"
     team: str
     clues: tuple[str, str, str] | None = None
     seat: int | None = None
@@ -123,7 +157,7 @@ class GiveClues(Move):
 class Guess(Move):
     """`team` guesses the code of `target`: its own code, or the other team's (an interception attempt)."""
 
-    type: ClassVar[str] = "guess"
+    action: ClassVar[str] = "guess"
     team: str
     target: str
     code: tuple[int, ...]
@@ -141,7 +175,7 @@ class Guess(Move):
 class GuessKeywords(Move):
     """In the tiebreak, `team` guesses the other team's keywords in order 1-4 (empty: no idea)."""
 
-    type: ClassVar[str] = "guess_keywords"
+    action: ClassVar[str] = "guess_keywords"
     team: str
     words: tuple[str, str, str, str]
     seat: int | None = None
@@ -156,7 +190,7 @@ class GuessKeywords(Move):
 class CountKeywords(Move):
     """In the tiebreak with the box's keyword cards, the table says how many keywords `team` guessed right."""
 
-    type: ClassVar[str] = "count_keywords"
+    action: ClassVar[str] = "count_keywords"
     team: str
     right: int
     seat: int | None = None
@@ -168,22 +202,7 @@ class CountKeywords(Move):
             raise ValueError("a count of keywords is an integer")
 
 
-MOVE_TYPES = {cls.type: cls for cls in (Join, Leave, Start, ShowCode, GiveClues, Guess, GuessKeywords, CountKeywords)}
+MOVE_TYPES = {
+    kind.action: kind for kind in (Join, Leave, Start, ShowCode, GiveClues, Guess, GuessKeywords, CountKeywords)
+}
 _TUPLE_FIELDS = {"clues", "code", "words"}
-
-
-def move_from_json(data: dict) -> Move:
-    """The move a JSON object describes (as Move.to_json writes it); raises ValueError when it describes none."""
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str) or data["type"] not in MOVE_TYPES:
-        raise ValueError(f"{data!r} is not a move")
-    cls = MOVE_TYPES[data["type"]]
-    names = {f.name for f in fields(cls)}
-    unknown = set(data) - names - {"type"}
-    if unknown:
-        raise ValueError(f"a {cls.type} move has no field {sorted(unknown)[0]!r}")
-    values = {name: tuple(value) if name in _TUPLE_FIELDS and isinstance(value, list) else value
-              for name, value in data.items() if name != "type"}
-    try:
-        return cls(**values)
-    except TypeError as error:
-        raise ValueError(f"{data!r} is not a {cls.type} move: {error}") from None

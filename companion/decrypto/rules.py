@@ -6,7 +6,7 @@ import unicodedata
 from dataclasses import dataclass
 from itertools import permutations
 
-from .text import illegal_action_text
+from .text import illegal_move_text
 
 WHITE = "white"
 BLACK = "black"
@@ -43,7 +43,7 @@ class Seat:
     number: int
 
 
-class IllegalAction(ValueError):
+class IllegalMove(ValueError):
     """A move the rules refuse now. `reason` is a stable key, `params` fill its sentence; str() reads well."""
 
     def __init__(self, reason: str, **params) -> None:
@@ -53,7 +53,7 @@ class IllegalAction(ValueError):
 
     def __str__(self) -> str:
         # Built only when read: legality queries refuse many moves and never read why.
-        return illegal_action_text(self.reason, self.params)
+        return illegal_move_text(self.reason, self.params)
 
 
 def normalize_text(text: str) -> str:
@@ -67,21 +67,21 @@ def tidy_text(text: str) -> str:
 
 
 def parse_code(text: str) -> Code:
-    """A code typed by a person ('4-2-1', '421', '4 2 1'); raises IllegalAction('malformed_code')."""
+    """A code typed by a person ('4-2-1', '421', '4 2 1'); raises IllegalMove('malformed_code')."""
     digits = [ch for ch in unicodedata.normalize("NFKC", text) if ch not in _SEPARATORS]
     if not all(ch.isdecimal() for ch in digits):
-        raise IllegalAction("malformed_code")
+        raise IllegalMove("malformed_code")
     return check_code(int(ch) for ch in digits)
 
 
 def check_code(code) -> Code:
-    """The code as a tuple when it is one of CODES; raises IllegalAction('malformed_code') otherwise."""
+    """The code as a tuple when it is one of CODES; raises IllegalMove('malformed_code') otherwise."""
     try:
         code = tuple(code)
     except TypeError:
-        raise IllegalAction("malformed_code") from None
+        raise IllegalMove("malformed_code") from None
     if not all(type(digit) is int for digit in code) or code not in CODES:
-        raise IllegalAction("malformed_code")
+        raise IllegalMove("malformed_code")
     return code
 
 

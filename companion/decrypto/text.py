@@ -25,8 +25,8 @@ def untranslated(text: str) -> str:
 
 TEAM_NAMES = {"white": N_("White"), "black": N_("Black")}
 
-# Why a move was refused, keyed by IllegalAction.reason; the named fields come from IllegalAction.params.
-ILLEGAL_ACTIONS = {
+# Why a move was refused, keyed by IllegalMove.reason; the named fields come from IllegalMove.params.
+ILLEGAL_MOVES = {
     "game_over": N_("The game is over: nothing more can be played in it."),
     "not_started": N_("The game has not started yet: start it once both teams have their players."),
     "already_started": N_("The game has already started."),
@@ -126,9 +126,9 @@ def team_name(team: str, gettext: Translate = untranslated) -> str:
     return gettext(TEAM_NAMES[team])
 
 
-def illegal_action_text(reason: str, params: Mapping[str, object], gettext: Translate = untranslated) -> str:
+def illegal_move_text(reason: str, params: Mapping[str, object], gettext: Translate = untranslated) -> str:
     """Why a move was refused, as a whole sentence."""
-    return gettext(ILLEGAL_ACTIONS[reason]).format(**params)
+    return gettext(ILLEGAL_MOVES[reason]).format(**params)
 
 
 def lobby_text(gettext: Translate = untranslated) -> str:

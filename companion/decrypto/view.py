@@ -1,17 +1,19 @@
-"""What each screen may show of a game, as plain JSON-ready dicts.
+"""What each screen may show of a game (docs/decrypto-rules.md section 11): the only place that decides it.
 
 A viewer is a Seat (a player's phone, or the shared screen showing one seat after a confirm step), TABLE (the
 host screen everyone sees) or None (a phone that has not joined a team). Secrets never leave the state except
 to those entitled to them: a team's keywords reach its own seats once the game has started and everyone once
 it is over; a code reaches its team's encryptor seat once they asked to see it, and everyone at its reveal;
 guesses stay sealed until the code they guess is revealed, and keyword guesses until the game ends. Player
-ids are never shown: a seat only says whether a phone sits in it.
+ids are never shown: a seat only says whether a phone sits in it. The pages and any JSON are drawn from a View,
+whose parts are JSON-ready already.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, fields
 
+from .game import Round, State, Transmission, legal_moves
 from .rules import KEYWORDS, LOBBY, OVER, PLAYING, ROUNDS, TABLE, TEAMS, TIEBREAK, Seat
 from .text import (
     Translate,
@@ -21,34 +23,58 @@ from .text import (
     team_name,
     tiebreak_text,
     transmission_texts,
+    untranslated,
 )
 
-if TYPE_CHECKING:
-    from .game import Round, State, Transmission
+
+@dataclass(frozen=True)
+class View:
+    """A game as one screen sees it; each part is JSON-ready, and to_json() is the object of section 11."""
+
+    table: str
+    game: int
+    phase: str
+    round: int
+    rounds: int
+    keywords_from: str  # "site" or "box"
+    language: str | None
+    viewer: dict | str | None  # the seat looking, TABLE, or None for a phone with no team
+    status: str
+    turn: str | None
+    teams: dict[str, dict]
+    history: list[dict]
+    my_code: list[int] | None  # for the encryptor seat only, between asking to see it and the reveal
+    tiebreak: dict | None
+    outcome: dict | None
+    can: list[dict]  # the moves this viewer may make now, without what people type
+
+    def to_json(self) -> dict:
+        return {item.name: getattr(self, item.name) for item in fields(self)}
 
 
-def view(state: State, viewer: Seat | str | None, gettext: Translate) -> dict:
-    """The whole picture for one viewer (see the module docstring for who sees what)."""
+def view(state: State, viewer: Seat | str | None = None, gettext: Translate = untranslated) -> View:
+    """The whole picture for one viewer: a Seat, TABLE, or None (a phone not in a team); see the module
+    docstring for who sees what. ValueError for a viewer that is none of these."""
     seat = viewer if isinstance(viewer, Seat) else None
     tiebreak = state.tiebreak
-    return {
-        "table": state.setup.table,
-        "game": state.setup.game,
-        "phase": state.phase,
-        "round": state.round,
-        "rounds": ROUNDS,
-        "keywords_from": "box" if state.setup.keywords is None else "site",
-        "language": state.setup.language,
-        "viewer": _viewer(state, viewer),
-        "status": status_text(state, gettext),
-        "turn": state.turn,
-        "teams": {team: _team(state, team, seat, gettext) for team in TEAMS},
-        "history": [_round(r, gettext) for r in state.rounds],
-        "my_code": _my_code(state, seat),
-        "tiebreak": None if tiebreak is None else _tiebreak(state, gettext),
-        "outcome": None if state.outcome is None else _outcome(state, gettext),
-        "can": _actions(state, viewer),
-    }
+    return View(
+        table=state.setup.table,
+        game=state.setup.game,
+        phase=state.phase,
+        round=state.round,
+        rounds=ROUNDS,
+        keywords_from="box" if state.setup.keywords is None else "site",
+        language=state.setup.language,
+        viewer=_viewer(state, viewer),
+        status=status_text(state, gettext),
+        turn=state.turn,
+        teams={team: _team(state, team, seat, gettext) for team in TEAMS},
+        history=[_round(r, gettext) for r in state.rounds],
+        my_code=_my_code(state, seat),
+        tiebreak=None if tiebreak is None else _tiebreak(state, gettext),
+        outcome=None if state.outcome is None else _outcome(state, gettext),
+        can=_can(state, viewer),
+    )
 
 
 def status_text(state: State, gettext: Translate) -> str:
@@ -170,11 +196,19 @@ def _outcome(state: State, gettext: Translate) -> dict:
     }
 
 
-def _actions(state: State, viewer: Seat | str | None) -> list[dict]:
-    """The moves this viewer may make now (move JSON without what people type)."""
+# What people type: the view offers the move, the phone fills these in.
+_TYPED_FIELDS = {"clues", "code", "words", "right"}
+
+
+def _can(state: State, viewer: Seat | str | None) -> list[dict]:
+    """The moves this viewer may make now, as move JSON without what people type, each once."""
     if viewer is None:
-        return [{"type": "join", "team": team} for team in state.joinable_teams()]
-    actions = state.legal_actions(viewer)
+        return [{"action": "join", "team": team} for team in state.joinable_teams()]
+    offers = []
+    for move in legal_moves(state, viewer):
+        offer = {name: value for name, value in move.to_json().items() if name not in _TYPED_FIELDS}
+        if offer not in offers:
+            offers.append(offer)
     if isinstance(viewer, Seat) and state.phase == LOBBY:
-        actions += [{"type": "join", "team": t} for t in state.joinable_teams() if t != viewer.team]
-    return actions
+        offers += [{"action": "join", "team": t} for t in state.joinable_teams() if t != viewer.team]
+    return offers

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 from companion.cryptid import ADVANCED, NORMAL, Game, GameId, NoHabitatLeft
 from companion.cryptid.dealer import Dealer
 from companion.cryptid.generator import MapPlan, new_game
-from companion.cryptid.play import Ask, Move, PlayState, Search, Start
+from companion.cryptid.play import Ask, Cube, Move, Search, Start, State, legal_moves
 from companion.cryptid.puzzles import Setup, compare, load_official
 from companion.cryptid.rng import Stream, secret_of
 
@@ -80,7 +80,7 @@ def run_benchmark(games: int = 2000) -> list[dict]:
             game = new_game(5, mode, key=BENCH_KEY, entropy=Stream("bench-play", mode))
             stored = [move.to_json() for move in long_refereed_game(game, FOLD_MOVES)]
             # What the site does on a request: read the stored moves and fold them from the lobby.
-            fold_times = [_timed(lambda: PlayState.replay(game, [Move.from_json(data) for data in stored]))[0] for _ in range(games)]
+            fold_times = [_timed(lambda: State.replay(game, [Move.from_json(data) for data in stored]))[0] for _ in range(games)]
             rows.append(_report(f"fold a {FOLD_MOVES}-move refereed game, {mode}", fold_times))
     finally:
         warm.stop()
@@ -92,10 +92,11 @@ def long_refereed_game(game: Game, count: int) -> list[Move]:
     so cubes fill the board slowly, and nobody searches the habitat, so the game lasts."""
     rng = random.Random(count)
     allowed = {seat: game.allowed(seat) for seat in range(1, game.players + 1)}
-    state = PlayState.initial(game).apply(Start(1))
+    state = State.initial(game).apply(Start(1))
     moves: list[Move] = [Start(1)]
     while len(moves) < count:
-        choices = [m for m in state.legal_moves() if not (isinstance(m, Search) and m.hex == game.habitat)]
+        choices = [m for m in legal_moves(state, state.turn)
+                   if isinstance(m, (Cube, Ask, Search)) and not (isinstance(m, Search) and m.hex == game.habitat)]
         discs = [m for m in choices if isinstance(m, Ask) and allowed[m.target] >> m.hex & 1]
         move = rng.choice(discs if discs and rng.random() < 0.9 else choices)
         state = state.apply(move)

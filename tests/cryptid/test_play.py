@@ -1,4 +1,4 @@
-"""Refereed play (PLAY.md): each rule on real games, the JSON forms, the views and the texts."""
+"""Refereed play (docs/cryptid-play.md): each rule on real games, the JSON forms, the views and the texts."""
 
 import json
 import re
@@ -21,12 +21,13 @@ from companion.cryptid.play import (
     Move,
     MoveFormatError,
     Name,
-    PlayState,
     Reveal,
     Search,
     Start,
+    State,
     VoteGone,
     hex_from_row_col,
+    legal_moves,
 )
 from companion.cryptid.text import (
     ILLEGAL_MOVES,
@@ -35,6 +36,7 @@ from companion.cryptid.text import (
     mirror_text,
     pending_text,
 )
+from companion.cryptid.view import view
 from tests.helpers import GOLDEN, REPO
 
 PLAY_CODES = [g["code"] for g in GOLDEN if g["players"] >= 3]
@@ -46,7 +48,7 @@ def game(code: str):
     return load_game(code)
 
 
-def play(state: PlayState, *moves: Move) -> PlayState:
+def play(state: State, *moves: Move) -> State:
     for move in moves:
         state = state.apply(move)
     return state
@@ -57,15 +59,15 @@ def lowest(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
 
 
-def opened(code: str, first: int = 1) -> PlayState:
+def opened(code: str, first: int = 1) -> State:
     """A game just past its opening, every opening cube on the lowest hex its seat may cover."""
-    state = PlayState.initial(game(code)).apply(Start(first))
+    state = State.initial(game(code)).apply(Start(first))
     while state.phase == OPENING:
         state = state.apply(Cube(state.turn, lowest(state.cube_choices(state.turn))))
     return state
 
 
-def finish_turn(state: PlayState) -> PlayState:
+def finish_turn(state: State) -> State:
     """The seat to act asks the next seat about a hex that gives a disc (or places the cube it owes)."""
     seat = state.turn
     if state.pending == "cube":
@@ -74,7 +76,7 @@ def finish_turn(state: PlayState) -> PlayState:
     return state.apply(Ask(seat, target, lowest(state.ask_hexes(seat, target) & state.game.allowed(target))))
 
 
-def hex_where(state: PlayState, allows=(), rules_out=()) -> int:
+def hex_where(state: State, allows=(), rules_out=()) -> int:
     """The lowest hex without a cube that the seats `allows` allow and the seats `rules_out` rule out."""
     mask = ~state.all_cubes
     for seat in allows:
@@ -84,11 +86,16 @@ def hex_where(state: PlayState, allows=(), rules_out=()) -> int:
     return lowest(mask & ((1 << 108) - 1))
 
 
-def entries(state: PlayState, since: PlayState) -> list[tuple]:
+def turn_moves(state: State) -> list[Move]:
+    """The cube, asks and searches of the seat to act: the moves that play the game on."""
+    return [move for move in legal_moves(state, state.turn) if move.action in ("cube", "ask", "search")]
+
+
+def entries(state: State, since: State) -> list[tuple]:
     return [(e.seat, e.action, e.piece) for e in state.log[len(since.log):]]
 
 
-def reason(state: PlayState, move: Move) -> str:
+def reason(state: State, move: Move) -> str:
     with pytest.raises(IllegalMove) as caught:
         state.apply(move)
     return caught.value.reason
@@ -98,7 +105,7 @@ def reason(state: PlayState, move: Move) -> str:
 
 
 def test_the_lobby_takes_names_and_the_start_only():
-    state = PlayState.initial(game(FOUR))
+    state = State.initial(game(FOUR))
     assert (state.phase, state.turn, state.pending, state.version, state.log) == (LOBBY, None, None, 0, ())
     state = state.apply(Name(2, "  Ben \t Stiller "))
     assert state.names == (None, "Ben Stiller", None, None) and state.version == 1 and state.log == ()
@@ -112,7 +119,7 @@ def test_the_lobby_takes_names_and_the_start_only():
 
 @pytest.mark.parametrize("first", [1, 2, 4])
 def test_the_opening_is_two_rounds_in_seat_order_from_the_first_player_who_then_takes_the_first_turn(first):
-    state = PlayState.initial(game(FOUR)).apply(Start(first))
+    state = State.initial(game(FOUR)).apply(Start(first))
     order = []
     while state.phase == OPENING:
         order.append(state.turn)
@@ -124,7 +131,7 @@ def test_the_opening_is_two_rounds_in_seat_order_from_the_first_player_who_then_
 
 
 def test_a_seat_that_left_in_the_lobby_places_no_opening_cube_and_the_next_seat_starts():
-    state = play(PlayState.initial(game(FOUR)), Leave(2), Start(2))
+    state = play(State.initial(game(FOUR)), Leave(2), Start(2))
     assert state.turn == 3
     while state.phase == OPENING:
         state = state.apply(Cube(state.turn, lowest(state.cube_choices(state.turn))))
@@ -136,7 +143,7 @@ def test_a_seat_that_left_in_the_lobby_places_no_opening_cube_and_the_next_seat_
 
 
 def test_the_cube_rule_in_the_opening():
-    state = PlayState.initial(game(THREE)).apply(Start(1))
+    state = State.initial(game(THREE)).apply(Start(1))
     allowed = game(THREE).allowed(1)
     assert state.cube_choices(1) == ((1 << 108) - 1) & ~allowed
     assert state.cube_choices(2) == 0
@@ -261,7 +268,7 @@ def test_a_seat_that_leaves_on_its_turn_passes_it_on_still_answers_and_never_act
 
 
 def test_a_seat_that_leaves_during_the_opening_places_no_more_opening_cubes():
-    state = PlayState.initial(game(THREE)).apply(Start(1))
+    state = State.initial(game(THREE)).apply(Start(1))
     state = state.apply(Cube(1, lowest(state.cube_choices(1))))
     state = state.apply(Leave(2))
     assert state.turn == 3
@@ -321,7 +328,7 @@ def test_the_host_marks_a_seat_gone_at_once_and_its_turn_passes():
 
 @pytest.mark.parametrize(
     "before",
-    [lambda: PlayState.initial(game(FOUR)), lambda: PlayState.initial(game(FOUR)).apply(Start(2)), lambda: opened(FOUR)],
+    [lambda: State.initial(game(FOUR)), lambda: State.initial(game(FOUR)).apply(Start(2)), lambda: opened(FOUR)],
     ids=["lobby", "opening", "turns"],
 )
 def test_the_reveal_ends_the_game_in_any_phase_without_a_winner_or_log_entry(before):
@@ -366,7 +373,7 @@ def test_a_seat_that_cannot_place_the_cube_it_owes_is_skipped_with_a_log_entry()
     [("Ana", "Ana"), ("  Chloé  Dupont\n", "Chloé Dupont"), ("x" * 24, "x" * 24), ("Ζωή 🎲", "Ζωή 🎲")],
 )
 def test_names_are_stripped_and_collapsed(name, expected):
-    assert PlayState.initial(game(THREE)).apply(Name(1, name)).display_names() == {1: expected, 2: "Player 2", 3: "Player 3"}
+    assert State.initial(game(THREE)).apply(Name(1, name)).display_names() == {1: expected, 2: "Player 2", 3: "Player 3"}
 
 
 @pytest.mark.parametrize(
@@ -374,7 +381,7 @@ def test_names_are_stripped_and_collapsed(name, expected):
                        ("a\u200bb", "name_invalid")]
 )
 def test_bad_names_are_refused(name, expected):
-    assert reason(PlayState.initial(game(THREE)), Name(1, name)) == expected
+    assert reason(State.initial(game(THREE)), Name(1, name)) == expected
 
 
 def test_a_stale_version_is_refused_and_the_current_one_or_none_accepted():
@@ -434,22 +441,22 @@ def test_malformed_move_json_is_refused(data):
 
 
 def test_replay_folds_the_same_state_as_applying_one_move_at_a_time():
-    state = PlayState.initial(game(FIVE))
+    state = State.initial(game(FIVE))
     moves = [Name(1, "Ana"), Start(4)]
     state = play(state, *moves)
     while state.phase != OVER and len(moves) < 80:
-        move = state.legal_moves()[len(moves) * 7 % len(state.legal_moves())]
+        move = turn_moves(state)[len(moves) * 7 % len(turn_moves(state))]
         moves.append(move)
         state = state.apply(move)
-    assert PlayState.replay(game(FIVE), moves) == state
+    assert State.replay(game(FIVE), moves) == state
     assert state.version == len(moves)
     with pytest.raises(IllegalMove):
-        PlayState.replay(game(FIVE), moves + [Start(1)])
+        State.replay(game(FIVE), moves + [Start(1)])
 
 
 def test_two_player_games_cannot_be_refereed():
     with pytest.raises(ValueError, match="3-5 players"):
-        PlayState.initial(load_game(GOLDEN[0]["code"]))
+        State.initial(load_game(GOLDEN[0]["code"]))
 
 
 # --- views ------------------------------------------------------------------------------------------------------
@@ -462,7 +469,7 @@ def test_the_public_view_and_a_seat_view_follow_play_md():
     state = opened(THREE).apply(Name(2, "Ben"))
     hex_ = hex_where(state, allows=[3])
     state = state.apply(Ask(1, 3, hex_))
-    public = state.view()
+    public = view(state).to_json()
     assert set(public) == STATE_KEYS
     assert public["players"] == 3 and public["mode"] == "normal" and public["map_code"] == game(THREE).board.to_map_code()
     assert (public["phase"], public["first"], public["turn"], public["pending"]) == ("turns", 1, 2, "move")
@@ -473,25 +480,44 @@ def test_the_public_view_and_a_seat_view_follow_play_md():
     assert public["log"][-1] == {"n": 7, "seat": 1, "action": "ask", "row": hex_ // 12, "col": hex_ % 12,
                                  "seat_asked": 3, "piece": "disc"}
     assert (public["winner"], public["ranks"], public["reveal"]) == (None, None, None)
-    mine = state.view(2)
+    mine = view(state, 2).to_json()
     assert set(mine) == STATE_KEYS | {"you", "clue"}
     assert mine["you"] == 2 and mine["clue"] == game(THREE).seat_clues(2)[0].to_json()
 
 
 def test_default_names_follow_the_reader_s_language():
     german = {"Player {seat}": "Spieler {seat}"}.get
-    view = PlayState.initial(game(THREE)).apply(Name(1, "Ana")).view(gettext=lambda text: german(text, text))
-    assert [s["name"] for s in view["seats"]] == ["Ana", "Spieler 2", "Spieler 3"]
+    seen = view(State.initial(game(THREE)).apply(Name(1, "Ana")), gettext=lambda text: german(text, text)).to_json()
+    assert [s["name"] for s in seen["seats"]] == ["Ana", "Spieler 2", "Spieler 3"]
 
 
 def test_the_view_at_the_end_reveals_every_clue_and_the_habitat_and_the_ranks():
     state = opened(THREE).apply(Search(1, game(THREE).habitat))
-    view = state.view(3)
-    assert view["winner"] == 1 and view["ranks"] == {"1": 1, "2": 2, "3": 2}
-    assert view["reveal"] == {
+    seen = view(state, 3).to_json()
+    assert seen["winner"] == 1 and seen["ranks"] == {"1": 1, "2": 2, "3": 2}
+    assert seen["reveal"] == {
         "clues": [clue.to_json() | {"seat": seat} for seat, clue in enumerate(game(THREE).clues, 1)],
         "habitat": {"row": 4, "col": 0},
     }
+
+
+def test_a_seat_s_view_carries_its_own_clue_area_and_choices_and_nobody_else_s():
+    state = opened(THREE)
+    mine = view(state, 1)
+    assert (mine.seat, mine.clue, mine.allowed) == (1, game(THREE).seat_clues(1)[0], game(THREE).allowed(1))
+    assert mine.search_choices == state.search_choices(1) and mine.cube_choices == 0
+    assert mine.ask_hexes == tuple(state.ask_hexes(1, target) for target in (1, 2, 3))
+    hex_ = hex_where(state, allows=[2])
+    assert 2 in mine.ask_targets(hex_) and mine.choices >> hex_ & 1
+    waiting = view(state, 2)
+    assert waiting.allowed == game(THREE).allowed(2) and waiting.choices == 0 and waiting.ask_targets(hex_) == ()
+    public = view(state)
+    assert (public.seat, public.clue, public.allowed, public.choices, public.reveal) == (None, None, 0, 0, None)
+    assert mine.reveal is None and waiting.reveal is None
+    over = view(state.apply(Reveal()), 2)
+    assert over.reveal.habitat == game(THREE).habitat and over.reveal.seat_clues(3) == game(THREE).seat_clues(3)
+    with pytest.raises(ValueError):
+        view(state, 4)
 
 
 # --- texts ------------------------------------------------------------------------------------------------------
@@ -523,7 +549,7 @@ def test_log_sentences_name_the_players_and_count_rows_and_columns_from_one():
 
 
 def test_pending_lines_before_the_start_and_after_a_reveal():
-    state = PlayState.initial(game(THREE))
+    state = State.initial(game(THREE))
     assert pending_text(state, state.display_names()) == "Waiting for the game to start."
     assert pending_text(state.apply(Reveal()), {}) == "The game is over: the table agreed to the reveal."
 

@@ -1,4 +1,4 @@
-"""Refereed play under random legal (and illegal) moves: every rule of PLAY.md checked after every move.
+"""Refereed play under random legal (and illegal) moves: every rule of docs/cryptid-play.md checked after every move.
 
 The same checks run under Hypothesis (shrinking to a small failing game) and in a plain seeded loop over a few
 thousand games on the golden codes, 3-5 players, normal and advanced, with players leaving, being voted or marked
@@ -26,14 +26,15 @@ from companion.cryptid.play import (
     Leave,
     Move,
     Name,
-    PlayState,
     Reveal,
     Search,
     Start,
+    State,
     VoteGone,
 )
 from companion.cryptid.text import ILLEGAL_MOVES
-from tests.cryptid.test_play import PLAY_CODES, game
+from companion.cryptid.view import view
+from tests.cryptid.test_play import PLAY_CODES, game, turn_moves
 
 
 def random_hex(mask: int, rng: random.Random) -> int:
@@ -45,7 +46,7 @@ def random_hex(mask: int, rng: random.Random) -> int:
             return hex_
 
 
-def random_move(state: PlayState, rng: random.Random, search_share: float = 0.1) -> Move:
+def random_move(state: State, rng: random.Random, search_share: float = 0.1) -> Move:
     """A move a table could send: mostly the acting seat's cubes, asks and searches (`search_share` of its turns),
     sometimes a table action, sometimes a move that may break a rule."""
     roll = rng.random()
@@ -76,7 +77,7 @@ def random_move(state: PlayState, rng: random.Random, search_share: float = 0.1)
     return Search(seat, random_hex(state.search_choices(seat), rng))
 
 
-def next_active(state: PlayState, after: int) -> int:
+def next_active(state: State, after: int) -> int:
     seat = after % state.players + 1
     while seat in state.left:
         seat = seat % state.players + 1
@@ -90,7 +91,7 @@ def seat_areas(code: str) -> dict[int, int]:
     return {seat: g.allowed(seat) for seat in range(1, g.players + 1)}
 
 
-def check_position(state: PlayState, allows: dict[int, int]) -> None:
+def check_position(state: State, allows: dict[int, int]) -> None:
     """What holds in every state: the cube and disc rules, truthful pieces, a consistent phase and turn."""
     cubes_seen = 0
     for seat in state.seats:
@@ -115,7 +116,7 @@ def check_position(state: PlayState, allows: dict[int, int]) -> None:
         assert state.ranks is None
 
 
-def check_move(before: PlayState, move: Move, after: PlayState, allows: dict[int, int]) -> None:
+def check_move(before: State, move: Move, after: State, allows: dict[int, int]) -> None:
     """What a legal move does: version, log entries, answer order, forced cubes, turn order, opening counts."""
     assert after.version == before.version + 1
     new = after.log[len(before.log):]
@@ -173,7 +174,7 @@ def check_move(before: PlayState, move: Move, after: PlayState, allows: dict[int
         check_opening(after)
 
 
-def assert_owes_cube(after: PlayState, mover: int, rest) -> None:
+def assert_owes_cube(after: State, mover: int, rest) -> None:
     """After a cube answer the mover must place a cube, or the log says that no hex qualified."""
     if rest:
         assert [(e.seat, e.action) for e in rest] == [(mover, "skip")]
@@ -182,7 +183,7 @@ def assert_owes_cube(after: PlayState, mover: int, rest) -> None:
         assert (after.turn, after.pending) == (mover, "cube") and after.cube_choices(mover)
 
 
-def check_opening(state: PlayState) -> None:
+def check_opening(state: State) -> None:
     """Each seat still playing placed (or was logged skipping) exactly two opening cubes, in seat order."""
     placements = [e.seat for e in state.log if e.action in ("cube", "skip")]
     for seat in state.seats:
@@ -195,7 +196,7 @@ def check_opening(state: PlayState) -> None:
         position = cycle.index(seat, position) + 1
 
 
-def check_choices(state: PlayState) -> None:
+def check_choices(state: State) -> None:
     """The UI's choices are exact: a move is legal if and only if the queries offer it."""
     for seat in state.seats:
         cubes = search = 0
@@ -208,7 +209,7 @@ def check_choices(state: PlayState) -> None:
             assert asks == state.ask_hexes(seat, target)
             for hex_ in hexes_of(asks & 0xF):
                 assert target in state.ask_targets(seat, hex_)
-    listed = state.legal_moves()
+    listed = turn_moves(state)
     assert all(state.is_legal(m) for m in listed) and len(set(listed)) == len(listed)
     if state.turn is not None:
         seat = state.turn
@@ -225,19 +226,19 @@ def clue_dicts(value) -> list[dict]:
     return []
 
 
-def check_views(state: PlayState) -> None:
+def check_views(state: State) -> None:
     """No view shows another seat's clue, the habitat or the hint before the end; the end shows every clue."""
     g = state.game
     for seat in [None, *state.seats]:
-        view = state.view(seat)
-        text = json.dumps(view)
+        seen = view(state, seat).to_json()
+        text = json.dumps(seen)
         if state.phase != OVER:
-            assert view["reveal"] is None and '"habitat"' not in text and '"hint"' not in text
+            assert seen["reveal"] is None and '"habitat"' not in text and '"hint"' not in text
             own = [] if seat is None else [clue.to_json() for clue in g.seat_clues(seat)]
-            assert clue_dicts(view) == own
+            assert clue_dicts(seen) == own
         else:
-            assert view["reveal"]["habitat"] == {"row": g.habitat // 12, "col": g.habitat % 12}
-            assert len(view["reveal"]["clues"]) == g.players
+            assert seen["reveal"]["habitat"] == {"row": g.habitat // 12, "col": g.habitat % 12}
+            assert len(seen["reveal"]["clues"]) == g.players
 
 
 def play_random_game(code: str, rngs: Iterable[random.Random], *, search_share=0.1, views=False, choices_every=0):
@@ -245,7 +246,7 @@ def play_random_game(code: str, rngs: Iterable[random.Random], *, search_share=0
     checking everything after every move; then check that the stored moves fold back into the same state."""
     g = game(code)
     allows = seat_areas(code)
-    state = PlayState.initial(g)
+    state = State.initial(g)
     moves = []
     for step, rng in enumerate(rngs):
         if state.phase == OVER and rng.random() < 0.7:
@@ -267,7 +268,7 @@ def play_random_game(code: str, rngs: Iterable[random.Random], *, search_share=0
         moves.append(move)
         state = after
     stored = [json.loads(json.dumps(m.to_json())) for m in moves]
-    assert PlayState.replay(g, [Move.from_json(data) for data in stored]) == state
+    assert State.replay(g, [Move.from_json(data) for data in stored]) == state
     assert state.version == len(moves)
     return state
 

@@ -26,27 +26,29 @@ from companion.decrypto import (
     GiveClues,
     Guess,
     GuessKeywords,
-    IllegalAction,
+    IllegalMove,
     Join,
     Leave,
+    Move,
     Seat,
     ShowCode,
     Start,
     State,
     derive_secret,
     draw_code,
-    move_from_json,
-    new_game,
-    replay,
+    legal_moves,
+    view,
 )
 from companion.decrypto.game import KeywordGuesses
 from companion.decrypto.rng import SecretStream
-from companion.decrypto.text import ILLEGAL_ACTIONS
+from companion.decrypto.text import ILLEGAL_MOVES
 from tests.helpers.decrypto import SERVER_KEY, expected_end, expected_tokens, make_setup
 
 CLUE_WORDS = ("sun", "Sun", "moon", "river", "hat", "ＨＡＴ", "insect", "  horror ", "Mexico", "salt")
 STEP_LIMIT = 400
 PINNED_DRAWS = [363, 545, 42, 241, 268]
+# What people type into a move: a screen offers the move, the phone fills these in.
+TYPED = {"clues", "code", "words", "right"}
 
 
 @dataclass
@@ -68,7 +70,7 @@ def start_table(rng: random.Random, thorough: bool) -> Table:
     sizes = (rng.randint(2, 4), rng.randint(2, 4))
     phones_pick = rng.random() < 0.4
     setup = make_setup(None if phones_pick else sizes, box=rng.random() < 0.3, table=f"t{rng.getrandbits(48)}")
-    table = Table(rng, new_game(setup), rng.choice([1.0, 0.85, 0.6]), rng.choice([0.0, 0.2, 0.5]), thorough)
+    table = Table(rng, State.initial(setup), rng.choice([1.0, 0.85, 0.6]), rng.choice([0.0, 0.2, 0.5]), thorough)
     if phones_pick:
         players = [f"p{i}" for i in range(sum(sizes))]
         for player, team in zip(players, ["white"] * sizes[0] + ["black"] * sizes[1]):
@@ -90,7 +92,17 @@ def offered_action(table: Table) -> dict:
     """An action some screen is offered now: the table plays seats without a phone, phones their own seats."""
     actors = [TABLE] + [Seat(t, n) for t in TEAMS for n, m in enumerate(table.state.roster(t), 1) if m.player]
     table.rng.shuffle(actors)
-    return next(table.rng.choice(offered) for actor in actors if (offered := table.state.legal_actions(actor)))
+    return next(table.rng.choice(offered) for actor in actors if (offered := offers(table.state, actor)))
+
+
+def offers(state: State, actor) -> list[dict]:
+    """What an actor's screen offers: its legal moves as JSON without what people type, each once."""
+    found = []
+    for move in legal_moves(state, actor):
+        offer = {k: v for k, v in move.to_json().items() if k not in TYPED}
+        if offer not in found:
+            found.append(offer)
+    return found
 
 
 def scripted_action(table: Table) -> dict:
@@ -99,24 +111,24 @@ def scripted_action(table: Table) -> dict:
     if state.phase == "tiebreak":
         team = rng.choice([t for t in TEAMS if state.tiebreak.of(t) is None])
         kind = "count_keywords" if state.setup.keywords is None else "guess_keywords"
-        return {"type": kind, "team": team, "seat": None}
+        return {"action": kind, "team": team, "seat": None}
     current = state.current
     turn = current.of(state.turn)
     unprepared = [t for t in current.transmissions if not t.given]
     if unprepared and (not turn.given or rng.random() < 0.3):
         t = rng.choice(unprepared)
         seat = t.encryptor if state.roster(t.team)[t.encryptor - 1].player else None
-        return {"type": "give_clues" if t.shown else "show_code", "team": t.team, "seat": seat}
+        return {"action": "give_clues" if t.shown else "show_code", "team": t.team, "seat": seat}
     guessers = [turn.team] if turn.own_guess is None else []
     if turn.interceptable and turn.interception_guess is None:
         guessers.append("black" if turn.team == "white" else "white")
-    return {"type": "guess", "team": rng.choice(guessers), "target": turn.team, "seat": None}
+    return {"action": "guess", "team": rng.choice(guessers), "target": turn.team, "seat": None}
 
 
 def progress_move(table: Table, action: dict):
     """The move for an action, filled with a right or wrong answer at the game's rates."""
     rng, state = table.rng, table.state
-    kind, team, seat = action["type"], action.get("team"), action.get("seat")
+    kind, team, seat = action["action"], action.get("team"), action.get("seat")
     if kind == "start":
         return Start()
     if kind == "show_code":
@@ -158,12 +170,12 @@ def play(table: Table, move) -> None:
     before = table.state
     try:
         after = before.apply(move)
-    except IllegalAction as refusal:
-        assert refusal.reason in ILLEGAL_ACTIONS and str(refusal)
+    except IllegalMove as refusal:
+        assert refusal.reason in ILLEGAL_MOVES and str(refusal)
         table.refusals[refusal.reason] += 1
         return
     if table.thorough:
-        assert move_from_json(json.loads(json.dumps(move.to_json()))) == move
+        assert Move.from_json(json.loads(json.dumps(move.to_json()))) == move
     check_transition(table, before, move, after)
     if isinstance(move, (Join, Leave)) and after.phase == "playing":
         table.roster_changed |= {t for t in TEAMS if len(after.roster(t)) != len(before.roster(t))}
@@ -262,13 +274,14 @@ def play_game(rng: random.Random, thorough: bool) -> Table:
             move = arbitrary_move(rng)
             if thorough:
                 check_offer_matches_legality(table.state, move)
+                check_legal_moves(table.state, move, rng)
         else:
             move = progress_move(table, offered_action(table) if thorough else scripted_action(table))
         play(table, move)
         if thorough:
             check_no_leaks(table.state, rng)
     assert table.state.is_game_over(), "a game always ends"
-    assert replay(table.state.setup, table.moves) == table.state
+    assert State.replay(table.state.setup, table.moves) == table.state
     return table
 
 
@@ -276,7 +289,6 @@ def check_offer_matches_legality(state: State, move) -> None:
     """A well-formed move is legal exactly when its actor's screen offers it."""
     if isinstance(move, (Join, Leave)):
         return
-    typed = {"clues", "code", "words", "right"}
     well_formed = not (
         (isinstance(move, GiveClues) and move.clues is not None and not all(c.strip() for c in move.clues))
         or (isinstance(move, Guess) and move.code not in CODES)
@@ -285,9 +297,29 @@ def check_offer_matches_legality(state: State, move) -> None:
     if well_formed:
         seat = getattr(move, "seat", None)
         actor = TABLE if seat is None else Seat(move.team, seat)
-        template = {k: v for k, v in move.to_json().items() if k not in typed}
-        offered = template in state.legal_actions(actor)
+        template = {k: v for k, v in move.to_json().items() if k not in TYPED}
+        offered = template in offers(state, actor)
         assert offered == state.is_legal(move), f"{move} is {'not ' * offered}legal but offered={offered}"
+
+
+def check_legal_moves(state: State, move, rng: random.Random) -> None:
+    """legal_moves lists what apply accepts: a few listed moves are played, and a move it leaves out is refused
+    unless it differs from a listed one in typed text only (clues or keyword guesses within the limits)."""
+    if isinstance(move, (Join, Leave)):
+        return
+    seat = getattr(move, "seat", None)
+    actor = TABLE if seat is None else Seat(move.team, seat)
+    listed = legal_moves(state, actor)
+    for sample in rng.sample(listed, min(3, len(listed))):
+        state.apply(sample)  # IllegalMove here fails the test
+    typed_variant = (
+        isinstance(move, GiveClues) and move.clues is not None and GiveClues(move.team, None, seat) in listed
+        or isinstance(move, GuessKeywords) and GuessKeywords(move.team, ("",) * 4, seat) in listed
+    )
+    if move in listed:
+        assert state.is_legal(move), f"{move} is listed but refused"
+    elif not typed_variant:
+        assert not state.is_legal(move), f"{move} is legal but not listed"
 
 
 # Views.
@@ -337,16 +369,16 @@ def check_no_leaks(state: State, rng: random.Random) -> None:
     every = viewers(state)
     plain = rng.choice(every)
     for viewer in every:
-        shown = state.view(viewer)
+        shown = view(state, viewer)
         if viewer == plain:  # JSON has no tuples: what goes out is what the test compares
-            assert json.loads(json.dumps(shown)) == shown
-        assert disguised(state, viewer).view(viewer) == shown, f"the view for {viewer} shows a secret"
+            assert json.loads(json.dumps(shown.to_json())) == shown.to_json()
+        assert view(disguised(state, viewer), viewer) == shown, f"the view for {viewer} shows a secret"
         seat = viewer if isinstance(viewer, Seat) else None
         for team in TEAMS:
-            keywords = shown["teams"][team]["keywords"]
+            keywords = shown.teams[team]["keywords"]
             allowed = state.phase == "over" or (seat is not None and seat.team == team and state.phase != "lobby")
             assert keywords is None or allowed
-        if shown["my_code"] is not None:
+        if shown.my_code is not None:
             assert seat == Seat(seat.team, state.encryptor(seat.team)) and state.current.of(seat.team).shown
 
 

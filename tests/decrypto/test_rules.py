@@ -15,22 +15,23 @@ from companion.decrypto import (
     GiveClues,
     Guess,
     GuessKeywords,
-    IllegalAction,
+    IllegalMove,
     Join,
     Leave,
+    Move,
+    MoveFormatError,
     Seat,
     Setup,
     ShowCode,
     Start,
+    State,
     derive_secret,
     draw_code,
     format_code,
-    move_from_json,
-    new_game,
     parse_code,
-    replay,
+    view,
 )
-from companion.decrypto.text import ILLEGAL_ACTIONS, OUTCOMES, illegal_action_text
+from companion.decrypto.text import ILLEGAL_MOVES, OUTCOMES, illegal_move_text
 from tests.helpers import REPO
 from tests.helpers.decrypto import (
     SERVER_KEY,
@@ -46,14 +47,14 @@ from tests.helpers.decrypto import (
 ENGINE = REPO / "companion" / "decrypto"
 
 
-def refused(state, move) -> IllegalAction:
-    with pytest.raises(IllegalAction) as caught:
+def refused(state, move) -> IllegalMove:
+    with pytest.raises(IllegalMove) as caught:
         state.apply(move)
     return caught.value
 
 
 def lobby(white=(), black=()):
-    state = new_game(make_setup(sizes=None))
+    state = State.initial(make_setup(sizes=None))
     for player in white:
         state = state.apply(Join(player, "white", name=player.title()))
     for player in black:
@@ -82,7 +83,7 @@ def test_setup_deals_four_different_keywords_to_each_team():
 def test_box_cards_mean_positions_only():
     setup = make_setup(box=True)
     assert setup.keywords is None and setup.language is None
-    assert make_game(box=True).view(Seat("white", 1))["teams"]["white"]["keywords"] is None
+    assert view(make_game(box=True), Seat("white", 1)).teams["white"]["keywords"] is None
 
 
 @pytest.mark.parametrize("sizes", [(1, 2), (2, 5), (3,), (0, 0)])
@@ -230,7 +231,7 @@ def test_clues_said_aloud_are_marked_given_without_words():
     transmission = state.current.of("white")
     assert transmission.given and transmission.clues is None
     state = decode(state, "white")
-    assert state.view(TABLE)["teams"]["white"]["sheet"] == [[], [], [], []]
+    assert view(state, TABLE).teams["white"]["sheet"] == [[], [], [], []]
 
 
 def test_a_code_is_three_different_digits_from_one_to_four():
@@ -248,7 +249,7 @@ def test_typed_codes(text, code):
 
 @pytest.mark.parametrize("text", ["", "12", "1234", "112", "125", "041", "a-b-c", "4-2-x"])
 def test_typed_codes_that_are_not_codes(text):
-    with pytest.raises(IllegalAction) as caught:
+    with pytest.raises(IllegalMove) as caught:
         parse_code(text)
     assert caught.value.reason == "malformed_code"
 
@@ -304,11 +305,11 @@ def test_guesses_stay_sealed_until_the_code_is_revealed():
     code = state.current.of("white").code
     state = state.apply(Guess("white", "white", wrong(code)))
     for viewer in (TABLE, None, Seat("black", 1), Seat("white", 2)):
-        entry = state.view(viewer)["history"][-1]["white"]
+        entry = view(state, viewer).history[-1]["white"]
         assert entry["own_guessed"] and not entry["interception_guessed"]
         assert {"code", "own_guess", "interception_guess"}.isdisjoint(entry)
     state = state.apply(Guess("black", "white", code))
-    entry = state.view(TABLE)["history"][-1]["white"]
+    entry = view(state, TABLE).history[-1]["white"]
     assert entry["code"] == list(code) and entry["interception_guess"] == list(code)
     assert entry["own_guess"] == list(wrong(code))
     assert entry["intercepted"] and entry["miscommunicated"]
@@ -332,9 +333,9 @@ def test_tokens_from_one_code(own_right, intercepted, tokens):
 def test_the_clue_sheet_files_each_clue_under_its_keyword_number():
     state = give(make_game(), "white", ("hat", "insect", "horror"))
     code = state.current.of("white").code
-    assert state.view(TABLE)["teams"]["white"]["sheet"] == [[], [], [], []]  # not before the reveal
+    assert view(state, TABLE).teams["white"]["sheet"] == [[], [], [], []]  # not before the reveal
     state = decode(state, "white")
-    sheet = state.view(Seat("black", 1))["teams"]["white"]["sheet"]
+    sheet = view(state, Seat("black", 1)).teams["white"]["sheet"]
     for digit, clue in zip(code, ("hat", "insect", "horror")):
         assert sheet[digit - 1] == [{"round": 1, "clue": clue}]
     assert sum(map(len, sheet)) == 3
@@ -382,7 +383,7 @@ def test_end_conditions_with_equal_points_go_to_the_keyword_tiebreak():
     state = play_round(state, black=INTERCEPTED)
     state = play_round(state, white=MISSED, black=INTERCEPTED)
     assert state.phase == "tiebreak" and state.tiebreak.cause == "score"
-    assert state.view(TABLE)["status"].startswith("Both teams met an end condition")
+    assert view(state, TABLE).status.startswith("Both teams met an end condition")
 
 
 def test_no_winner_after_eight_rounds_goes_to_the_keyword_tiebreak():
@@ -402,13 +403,13 @@ def test_the_tiebreak_scores_site_keywords_exactly_after_normalising():
     state = state.apply(GuessKeywords("white", white_guess))
     assert state.tiebreak.of("white").right == 2
     assert refused(state, GuessKeywords("white", ("",) * 4)).reason == "keywords_already_guessed"
-    assert state.view(TABLE)["tiebreak"]["answered"] == {"white": True, "black": False}
-    assert "answers" not in state.view(Seat("black", 1))["tiebreak"]
+    assert view(state, TABLE).tiebreak["answered"] == {"white": True, "black": False}
+    assert "answers" not in view(state, Seat("black", 1)).tiebreak
     state = state.apply(GuessKeywords("black", (state.setup.keywords_of("white")[0], "", "", "")))
     outcome = state.outcome
     assert (outcome.winner, outcome.reason, outcome.white, outcome.black) == ("white", "keywords", 2, 1)
     tidied = [black_words[0].upper(), *white_guess[1:]]
-    assert state.view(TABLE)["tiebreak"]["answers"]["white"] == {"words": tidied, "right": 2}
+    assert view(state, TABLE).tiebreak["answers"]["white"] == {"words": tidied, "right": 2}
 
 
 def test_a_keyword_tiebreak_can_end_in_a_draw():
@@ -416,7 +417,7 @@ def test_a_keyword_tiebreak_can_end_in_a_draw():
     assert refused(state, GuessKeywords("white", ("a", "b", "c", "d"))).reason == "box_keywords"
     assert refused(state, CountKeywords("white", 5)).reason == "malformed_count"
     state = state.apply(CountKeywords("white", 3)).apply(CountKeywords("black", 3))
-    assert state.outcome.winner is None and state.view(TABLE)["status"] == "Draw: the keyword tiebreak ends 3 to 3."
+    assert state.outcome.winner is None and view(state, TABLE).status == "Draw: the keyword tiebreak ends 3 to 3."
 
 
 def test_keyword_guesses_only_in_the_tiebreak():
@@ -430,72 +431,72 @@ def test_keyword_guesses_only_in_the_tiebreak():
 def test_players_see_their_own_keywords_and_nobody_sees_the_other_teams_until_the_end():
     state = make_game()
     white, black = state.setup.keywords
-    assert state.view(Seat("white", 2))["teams"]["white"]["keywords"] == list(white)
-    assert state.view(Seat("white", 2))["teams"]["black"]["keywords"] is None
-    assert state.view(Seat("black", 1))["teams"]["white"]["keywords"] is None
+    assert view(state, Seat("white", 2)).teams["white"]["keywords"] == list(white)
+    assert view(state, Seat("white", 2)).teams["black"]["keywords"] is None
+    assert view(state, Seat("black", 1)).teams["white"]["keywords"] is None
     for viewer in (TABLE, None):
-        assert [state.view(viewer)["teams"][t]["keywords"] for t in ("white", "black")] == [None, None]
+        assert [view(state, viewer).teams[t]["keywords"] for t in ("white", "black")] == [None, None]
     state = make_game(sizes=(2, 2))
     for _ in range(2):
         state = play_round(state, white=MISSED)
-    assert state.view(None)["teams"]["black"]["keywords"] == list(black)
+    assert view(state, None).teams["black"]["keywords"] == list(black)
 
 
 def test_nobody_sees_keywords_in_the_lobby():
     state = lobby(white=["ann"])
-    assert state.view(Seat("white", 1))["teams"]["white"]["keywords"] is None
+    assert view(state, Seat("white", 1)).teams["white"]["keywords"] is None
 
 
 def test_the_encryptor_sees_the_code_after_asking_and_until_the_reveal():
     state = make_game()
     encryptor = Seat("white", 1)
-    assert state.view(encryptor)["my_code"] is None
+    assert view(state, encryptor).my_code is None
     state = state.apply(ShowCode("white"))
     code = list(state.current.of("white").code)
-    assert state.view(encryptor)["my_code"] == code
-    assert all(state.view(v)["my_code"] is None for v in (Seat("white", 2), Seat("black", 1), TABLE, None))
+    assert view(state, encryptor).my_code == code
+    assert all(view(state, v).my_code is None for v in (Seat("white", 2), Seat("black", 1), TABLE, None))
     state = decode(give(state.apply(GiveClues("white", None)), "black"), "white")
-    assert state.view(encryptor)["my_code"] is None
-    assert state.view(None)["history"][0]["white"]["code"] == code
+    assert view(state, encryptor).my_code is None
+    assert view(state, None).history[0]["white"]["code"] == code
 
 
 @pytest.mark.parametrize("viewer", [Seat("white", 3), Seat("white", 0), Seat("red", 1), "host"])
 def test_only_real_seats_and_screens_can_look(viewer):
     with pytest.raises(ValueError):
-        make_game().view(viewer)
+        view(make_game(), viewer)
 
 
 def test_views_are_json_and_never_show_player_ids():
     state = make_game().apply(Join("secret-phone-id", "white", name="Ann"))
     for viewer in (TABLE, None, Seat("white", 1), Seat("black", 2)):
-        text = json.dumps(state.view(viewer))
+        text = json.dumps(view(state, viewer).to_json())
         assert "secret-phone-id" not in text
-    seat = state.view(TABLE)["teams"]["white"]["seats"][0]
+    seat = view(state, TABLE).teams["white"]["seats"][0]
     assert seat == {"seat": 1, "name": "Ann", "phone": True, "encryptor": True}
 
 
 def test_each_screen_is_offered_exactly_its_moves():
     state = make_game().apply(Join("ann", "white"))
-    assert state.view(Seat("white", 1))["can"] == [{"type": "show_code", "team": "white", "seat": 1}]
-    assert state.view(Seat("white", 2))["can"] == []
-    assert state.view(TABLE)["can"] == [{"type": "show_code", "team": "black", "seat": None}]
-    assert state.view(None)["can"] == [{"type": "join", "team": "white"}, {"type": "join", "team": "black"}]
+    assert view(state, Seat("white", 1)).can == [{"action": "show_code", "team": "white", "seat": 1}]
+    assert view(state, Seat("white", 2)).can == []
+    assert view(state, TABLE).can == [{"action": "show_code", "team": "black", "seat": None}]
+    assert view(state, None).can == [{"action": "join", "team": "white"}, {"action": "join", "team": "black"}]
     state = give(state.apply(ShowCode("white", 1)).apply(GiveClues("white", None, 1)), "black")
-    assert state.view(Seat("white", 2))["can"] == [{"type": "guess", "team": "white", "target": "white", "seat": 2}]
-    assert state.view(Seat("black", 1))["can"] == []  # round 1: no interception
-    assert lobby(white=["a"]).view(Seat("white", 1))["can"] == [{"type": "join", "team": "black"}]
+    assert view(state, Seat("white", 2)).can == [{"action": "guess", "team": "white", "target": "white", "seat": 2}]
+    assert view(state, Seat("black", 1)).can == []  # round 1: no interception
+    assert view(lobby(white=["a"]), Seat("white", 1)).can == [{"action": "join", "team": "black"}]
 
 
 def test_status_sentences_follow_the_round():
     state = make_game()
-    assert state.view(TABLE)["status"] == "White's encryptor is looking at the code and writing three clues."
+    assert view(state, TABLE).status == "White's encryptor is looking at the code and writing three clues."
     state = give(state, "white")
-    assert state.view(TABLE)["status"] == "White is guessing its own code."
+    assert view(state, TABLE).status == "White is guessing its own code."
     state = give(decode(state, "white"), "black")
-    assert state.view(TABLE)["status"] == "Black is guessing its own code."
+    assert view(state, TABLE).status == "Black is guessing its own code."
     state = give(decode(state, "black"), "white")
-    assert state.view(TABLE)["status"] == "Both teams are guessing White's code."
-    assert lobby().view(None)["status"].startswith("Players are choosing their teams.")
+    assert view(state, TABLE).status == "Both teams are guessing White's code."
+    assert view(lobby(), None).status.startswith("Players are choosing their teams.")
 
 
 # Repeated clues are a warning.
@@ -539,61 +540,70 @@ MOVES = [
 
 @pytest.mark.parametrize("move", MOVES)
 def test_moves_round_trip_through_json(move):
-    assert move_from_json(json.loads(json.dumps(move.to_json()))) == move
+    assert Move.from_json(json.loads(json.dumps(move.to_json()))) == move
 
 
 @pytest.mark.parametrize(
     "data",
     [
-        {"type": "fly"},
-        {"type": ["guess"]},
-        {"type": "guess", "team": "red", "target": "white", "code": [1, 2, 3]},
-        {"type": "guess", "team": "white", "target": "white", "code": [1, 2, 3], "extra": 1},
-        {"type": "show_code"},
-        {"type": "show_code", "team": "white", "seat": 0},
-        {"type": "give_clues", "team": "white", "clues": ["a", "b"]},
-        {"type": "join", "player": "", "team": "white"},
-        {"type": "join", "player": "a\nb", "team": "white"},
-        {"type": "count_keywords", "team": "white", "right": "3"},
+        {"action": "fly"},
+        {"action": ["guess"]},
+        {"action": "guess", "team": "red", "target": "white", "code": [1, 2, 3]},
+        {"action": "guess", "team": "white", "target": "white", "code": [1, 2, 3], "extra": 1},
+        {"action": "show_code"},
+        {"action": "show_code", "team": "white", "seat": 0},
+        {"action": "give_clues", "team": "white", "clues": ["a", "b"]},
+        {"action": "join", "player": "", "team": "white"},
+        {"action": "join", "player": "a\nb", "team": "white"},
+        {"action": "count_keywords", "team": "white", "right": "3"},
         ["show_code"],
     ],
 )
 def test_malformed_move_json_is_a_value_error(data):
-    with pytest.raises(ValueError) as caught:
-        move_from_json(data)
-    assert not isinstance(caught.value, IllegalAction)
+    with pytest.raises(MoveFormatError) as caught:
+        Move.from_json(data)
+    assert not isinstance(caught.value, IllegalMove)
+
+
+@pytest.mark.parametrize("move", MOVES)
+def test_moves_stored_under_the_old_type_key_still_read(move):
+    data = move.to_json()
+    legacy = {"type": data.pop("action")} | data
+    assert Move.from_json(legacy) == move
+    with pytest.raises(MoveFormatError):
+        Move.from_json(legacy | {"action": move.action})  # one key for the kind, never both
 
 
 def test_replaying_the_moves_gives_the_same_state():
     setup = make_setup()
-    state = new_game(setup)
+    state = State.initial(setup)
     moves = [ShowCode("white"), GiveClues("white", ("a", "b", "c")), ShowCode("black"), GiveClues("black", None)]
     for move in moves:
         state = state.apply(move)
     moves.append(Guess("white", "white", state.current.of("white").code))
-    assert replay(setup, moves) == state.apply(moves[-1])
+    assert State.replay(setup, moves) == state.apply(moves[-1])
 
 
 def _raised_reasons() -> set[str]:
     reasons = set()
     for path in ENGINE.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "IllegalAction":
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "IllegalMove":
                 reasons.add(node.args[0].value)
     return reasons
 
 
 def test_every_refusal_the_engine_raises_has_a_sentence_and_every_sentence_is_used():
-    assert _raised_reasons() == set(ILLEGAL_ACTIONS)
+    assert _raised_reasons() == set(ILLEGAL_MOVES)
 
 
-@pytest.mark.parametrize("reason", sorted(ILLEGAL_ACTIONS))
+@pytest.mark.parametrize("reason", sorted(ILLEGAL_MOVES))
 def test_refusal_sentences_are_whole_sentences_with_named_placeholders(reason):
-    template = ILLEGAL_ACTIONS[reason]
+    template = ILLEGAL_MOVES[reason]
     params = {name: 7 for name in re.findall(r"\{(\w+)\}", template)}
-    text = illegal_action_text(reason, params, gettext=lambda english: "» " + english)
+    text = illegal_move_text(reason, params, gettext=lambda english: "» " + english)
     assert text == "» " + template.format(**params) and text.endswith(".") and "{" not in text
-    assert str(IllegalAction(reason, **params)) == template.format(**params)
+    assert str(IllegalMove(reason, **params)) == template.format(**params)
 
 
 def test_outcome_sentences_name_the_right_team_first():

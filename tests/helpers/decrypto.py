@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.decrypto import CODES, Setup, State, new_game
+from companion.decrypto import CODES, Setup, State
 from companion.decrypto.game import Transmission
 from companion.decrypto.moves import GiveClues, Guess, ShowCode
 
@@ -17,7 +17,7 @@ def make_setup(sizes=(2, 2), box=False, table="table-1", game=1) -> Setup:
 
 
 def make_game(sizes=(2, 2), box=False, table="table-1") -> State:
-    return new_game(make_setup(sizes, box, table))
+    return State.initial(make_setup(sizes, box, table))
 
 
 def wrong(code) -> tuple[int, ...]:

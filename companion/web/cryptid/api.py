@@ -7,6 +7,7 @@ from flask import Blueprint, abort, jsonify, request, url_for
 from companion.cryptid import ADVANCED, NORMAL
 from companion.cryptid.play import PLAYER_COUNTS, IllegalMove, Move, hex_from_row_col
 from companion.cryptid.text import clue_text, illegal_move_text
+from companion.cryptid.view import view
 from companion.web.core.i18n import gettext
 from companion.web.core.live import wait_for_change
 from companion.web.core.network import phone_base
@@ -56,7 +57,7 @@ def _bad_json(error: BadJson):
 
 
 def _play_view(game, state, seat=None) -> dict:
-    return {"code": game.code} | state.view(seat, gettext)
+    return {"code": game.code} | view(state, seat, gettext).to_json()
 
 
 @bp.post("/tables")

@@ -1,9 +1,9 @@
 """Refereed play on the web (docs/cryptid-play.md): the seat's phone, the host's shared screen and the public view of a game
-the server referees, their live fragments, and the forms that make moves. The rules live in cryptid.play and
-the storage in play_state; this module parses, calls them and renders.
+the server referees, their live fragments, and the forms that make moves. The rules live in cryptid.play, what
+a viewer may see in cryptid.view, the storage in refereed; this module parses, calls them and renders.
 
-Every page of a refereed game shows the same live fragment, filtered for its viewer: a seat sees its own clue's
-choices, the host and the public see none. The fragment long-polls (live.wait_for_change) and is swapped in place.
+Every page of a refereed game shows the same live fragment, drawn from view(state, viewer): a seat sees its own
+clue's shading and choices, the host and the public see none. The fragment long-polls (live.wait_for_change) and is swapped in place.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from companion.cryptid.play import (
     IllegalMove,
     Leave,
     Name,
-    PlayState,
     Search,
+    State,
     VoteGone,
     clean_name,
 )
@@ -33,6 +33,7 @@ from companion.cryptid.text import (
     mirror_text,
     pending_text,
 )
+from companion.cryptid.view import View, view
 from companion.web.core.errors import error_response
 from companion.web.core.i18n import gettext
 from companion.web.core.live import long_poll_response
@@ -76,77 +77,76 @@ def view_args() -> dict:
     return {key: request.args[key][:8] for key in ("hex", "do", "replay") if key in request.args}
 
 
-def seat_choices(state: PlayState, seat: int, hex: int | None) -> list[dict]:
-    """The moves the seat may make on the selected hex, each with the sentence its confirm step shows."""
-    if hex is None or not state.to_act(seat):
+def seat_choices(game: Game, seen: View, hex: int | None) -> list[dict]:
+    """The moves the viewing seat may make on the selected hex, each with the sentence its confirm step shows."""
+    if hex is None or seen.turn != seen.seat:
         return []
-    names = state.display_names(gettext)
-    place = hex_name(state.game, hex)
+    place = hex_name(game, hex)
     choices = []
-    if state.cube_choices(seat) >> hex & 1:
+    if seen.cube_choices >> hex & 1:
         choices.append({"action": "cube", "label": gettext("Place my cube here"),
                         "confirm": gettext("Place your cube on %(place)s?", place=place)})
-    for target in state.ask_targets(seat, hex):
-        choices.append({"action": "ask", "target": target, "label": gettext("Ask %(name)s", name=names[target]),
-                        "confirm": gettext("Ask %(name)s about %(place)s? Their clue answers at once.", name=names[target], place=place)})
-    if state.search_choices(seat) >> hex & 1:
+    for target in seen.ask_targets(hex):
+        name = seen.names[target]
+        choices.append({"action": "ask", "target": target, "label": gettext("Ask %(name)s", name=name),
+                        "confirm": gettext("Ask %(name)s about %(place)s? Their clue answers at once.", name=name, place=place)})
+    if seen.search_choices >> hex & 1:
         choices.append({"action": "search", "label": gettext("Search here"),
                         "confirm": gettext("Search %(place)s? Every other player answers in turn; the first cube stops the search.", place=place)})
     return choices
 
 
-def live_context(game: Game, state: PlayState, *, seat: int | None, live_url: str, act_url: str | None,
+def live_context(game: Game, state: State, *, seat: int | None, live_url: str, act_url: str | None,
                  link: callable, replay: int | None = None) -> dict:
-    """What the live fragment shows: status, the board with every piece, the seat's choices, the log, the end."""
-    names = state.display_names(gettext)
-    shown = state
-    if replay is not None and state.phase == OVER:
-        shown = PlayState.replay(game, state_moves(state)[:replay]) if replay < state.version else state
+    """What the live fragment shows: status, the board with every piece, the seat's choices, the log, the end.
+    Whatever depends on who is looking comes from view(state, seat) alone."""
+    seen = view(state, seat, gettext)
+    shown = seen  # the position on the board: the game now, or a step of its replay once it is over
+    if replay is not None and seen.phase == OVER and replay < seen.version:
+        shown = view(State.replay(game, state_moves(state)[:replay]), seat, gettext)
     selected = selected_hex() if seat is not None and replay is None else None
     last = next((e.hex for e in reversed(shown.log) if e.hex is not None), None)
     marks = piece_marks(shown.discs, shown.cubes, highlight=last)
     if seat is not None:
-        marks = shade_marks(ALL_HEXES & ~game.allowed(seat)) + marks
-    if seat is not None and shown.phase != OVER:
-        choosable = state.cube_choices(seat) | state.search_choices(seat) | (_askable(state, seat))
-    else:
-        choosable = 0
+        marks = shade_marks(ALL_HEXES & ~seen.allowed) + marks
     board = board_svg(
         game.board,
         title=gettext("The board with every player's pieces"),
         letters=map_letters(),
-        habitat=game.habitat if shown.phase == OVER and replay is None else None,
+        habitat=seen.reveal.habitat if seen.reveal and replay is None else None,
         selected=selected,
         hex_href=link() + "?hex={}" if seat is not None and shown.phase != OVER else None,
-        marked=choosable if choosable else 0,
+        marked=seen.choices,
         css_class="play-map",
         overlay=marks,
     )
+    names = seen.names
     log = [
         {"n": e.n, "seat": e.seat, "text": log_entry_text(e, names, gettext), "mirror": mirror_text(e, game.board, names, gettext)}
         for e in shown.log
     ]
     results = None
-    if state.phase == OVER:
-        ranks = state.ranks or {}
+    if seen.reveal:
+        ranks = seen.ranks or {}
+        clues = {s: " ".join(clue_text(c, gettext) for c in seen.reveal.seat_clues(s)) for s in seen.seats}
         results = {
-            "ranks": sorted(({"seat": s, "name": names[s], "rank": ranks.get(s), "clue": _clue(game, s)} for s in state.seats),
+            "ranks": sorted(({"seat": s, "name": names[s], "rank": ranks.get(s), "clue": clues[s]} for s in seen.seats),
                             key=lambda r: (r["rank"] or 9, r["seat"])),
-            "habitat": hex_name(game, game.habitat),
-            "moves": state.version,
+            "habitat": hex_name(game, seen.reveal.habitat),
+            "moves": seen.version,
         }
     return {
         "game": game,
         "state": state,
-        "shown": shown,
+        "view": seen,
         "replay": replay,
         "seat": seat,
         "names": names,
         "status": pending_text(state, names, gettext),
-        "your_turn": seat is not None and state.to_act(seat),
+        "your_turn": seat is not None and seen.turn == seat,
         "selected": selected,
         "selected_name": hex_name(game, selected) if selected is not None else None,
-        "choices": seat_choices(state, seat, selected) if seat is not None else [],
+        "choices": seat_choices(game, seen, selected) if seat is not None else [],
         "intent": request.args.get("do") if seat is not None else None,
         "board": board,
         "log": log,
@@ -159,18 +159,7 @@ def live_context(game: Game, state: PlayState, *, seat: int | None, live_url: st
     }
 
 
-def _askable(state: PlayState, seat: int) -> int:
-    mask = 0
-    for target in state.seats:
-        mask |= state.ask_hexes(seat, target)
-    return mask
-
-
-def _clue(game: Game, seat: int) -> str:
-    return " ".join(clue_text(c, gettext) for c in game.seat_clues(seat))
-
-
-def _gone_candidates(state: PlayState, seat: int | None) -> list[dict]:
+def _gone_candidates(state: State, seat: int | None) -> list[dict]:
     """Seats the viewer may mark as gone (every other active seat; the host may mark any)."""
     if state.phase == OVER or (seat is not None and seat in state.left):
         return []
@@ -184,11 +173,11 @@ def _gone_candidates(state: PlayState, seat: int | None) -> list[dict]:
     return out
 
 
-def state_moves(state: PlayState) -> list:
+def state_moves(state: State) -> list:
     return load_moves(state.game)
 
 
-def live_etag(state: PlayState, seat: int | None) -> str:
+def live_etag(state: State, seat: int | None) -> str:
     return f"play-{state.version}-{seat or 0}"
 
 
@@ -244,14 +233,14 @@ def _int(value) -> int:
 
 # Pages ---------------------------------------------------------------------------------------------------------
 
-def _replay_step(state: PlayState) -> int | None:
+def _replay_step(state: State) -> int | None:
     value = request.args.get("replay", "")
     if state.phase != OVER or not (value.isascii() and value.isdigit() and len(value) <= 4):
         return None
     return min(int(value), state.version)
 
 
-def seat_context(token: str, game: Game, seat: int, state: PlayState) -> dict:
+def seat_context(token: str, game: Game, seat: int, state: State) -> dict:
     def link(**values):
         return url_for("seats.seat", token=token, **values)
 
@@ -264,23 +253,20 @@ def seat_context(token: str, game: Game, seat: int, state: PlayState) -> dict:
 
 
 def seat_page(token: str, game: Game, seat: int, panel: str, head: TableHead | None = None):
-    state = load_play(game, head)
-    (clue,) = game.seat_clues(seat)
-    context = seat_context(token, game, seat, state)
-    allowed = game.allowed(seat)
-    selected = context["selected"]
+    context = seat_context(token, game, seat, load_play(game, head))
+    seen, selected = context["view"], context["selected"]
     return render_template(
         "cryptid/play/seat.html",
         **context,
-        clue=clue_text(clue, gettext),
-        check=None if selected is None else {"name": context["selected_name"], "disc": bool(allowed >> selected & 1)},
+        clue=clue_text(seen.clue, gettext),
+        check=None if selected is None else {"name": context["selected_name"], "disc": bool(seen.allowed >> selected & 1)},
         token=token,
         panel=panel,
         hex_labels=hex_labels(),
     )
 
 
-def host_context(token: str, game: Game, state: PlayState) -> dict:
+def host_context(token: str, game: Game, state: State) -> dict:
     def link(**values):
         return url_for("host.screen", token=token, **values)
 
@@ -309,7 +295,7 @@ def host_page(token: str, game: Game, panel: str, head: TableHead | None = None)
     )
 
 
-def public_context(game: Game, state: PlayState) -> dict:
+def public_context(game: Game, state: State) -> dict:
     def link(**values):
         return url_for("games.setup", code=game.code, **values)
 

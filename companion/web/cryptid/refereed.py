@@ -14,7 +14,7 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 
 from companion.cryptid import Game
-from companion.cryptid.play import OVER, IllegalMove, Move, PlayState, Reveal, Start
+from companion.cryptid.play import OVER, IllegalMove, Move, Reveal, Start, State
 from companion.web.core.db import db, writing
 from companion.web.core.store import (
     Conflict,
@@ -40,7 +40,7 @@ def next_refereed_code(game: Game) -> str | None:
     return record.next_code if record else None
 
 
-def create_refereed(game: Game, start: bool = False, previous: Game | None = None) -> PlayState:
+def create_refereed(game: Game, start: bool = False, previous: Game | None = None) -> State:
     """Make `game` a refereed table (idempotent); with start, draw the first player and begin at once."""
     try:
         with writing():
@@ -66,13 +66,13 @@ def load_moves(game: Game) -> list[Move]:
     return [Move.from_json(data) for data in load_log(game.code)]
 
 
-def load_play(game: Game, head: TableHead | None = None) -> PlayState:
+def load_play(game: Game, head: TableHead | None = None) -> State:
     """The game as its moves leave it: folded once per change of the table, then remembered."""
     stamp = (head or read_head(game.code)).stamp
-    return stamped_cache().get("moves", game.code, stamp, lambda: PlayState.replay(game, load_moves(game)))
+    return stamped_cache().get("moves", game.code, stamp, lambda: State.replay(game, load_moves(game)))
 
 
-def submit(game: Game, move: Move, version: int | None = None) -> PlayState:
+def submit(game: Game, move: Move, version: int | None = None) -> State:
     """Apply one move: IllegalMove when the rules (or a stale `version`) forbid it, Conflict when another move
     took its place first; either way nothing changes. Returns the new state."""
     state = load_play(game)

@@ -1,7 +1,9 @@
 """Decrypto tables in the database: each table's current setup in decrypto_tables, its moves in `moves`.
 
-A table's log holds every game it played: a {"type": "next_game"} row starts the next game, so the current
-game is the moves after the last such row, folded into the setup stored with the table. Moves are appended
+A table's log holds every game it played: a {"action": "next_game"} row starts the next game, so the current
+game is the moves after the last such row, folded into the setup stored with the table. Rows written before moves
+were keyed by "action" say {"type": ...}; Move.from_json and this module read both (docs/decrypto-rules.md
+section 13). Moves are appended
 through the shared store (core.store.append_move): checked against the folded state, then inserted as the next
 seq under the unique (code, seq), so of two racing moves one lands and the other gets Conflict.
 """
@@ -18,8 +20,6 @@ from companion.decrypto import (
     Setup,
     State,
     load_words,
-    move_from_json,
-    replay,
     used_after,
 )
 from companion.web.core.db import db, writing
@@ -72,13 +72,13 @@ def load_table(code: str) -> DecryptoTable | None:
     used = frozenset(json.loads(record.used))
     db.session.commit()  # end the read transaction: the next read sees newer commits
     log = load_log(code)
-    starts = [index for index, data in enumerate(log) if data.get("type") == NEXT_GAME]
+    starts = [index for index, data in enumerate(log) if data.get("action", data.get("type")) == NEXT_GAME]
     current = log[starts[-1] + 1 :] if starts else log
-    return DecryptoTable(code, replay(setup, map(move_from_json, current)), len(log), used)
+    return DecryptoTable(code, State.replay(setup, map(Move.from_json, current)), len(log), used)
 
 
 def play(table: DecryptoTable, move: Move) -> DecryptoTable:
-    """Apply one move: IllegalAction when the rules refuse it, Conflict when another move took its place."""
+    """Apply one move: IllegalMove when the rules refuse it, Conflict when another move took its place."""
     following = table.state.apply(move)
     if not append_move(table.code, table.version + 1, move.to_json()):
         raise Conflict(load_table(table.code))
@@ -96,7 +96,7 @@ def next_game(table: DecryptoTable) -> DecryptoTable:
     record = db.session.get(DecryptoTableRecord, table.code)
     record.setup = json.dumps(following.to_json())
     record.used = json.dumps(sorted(used))
-    if not append_move(table.code, table.version + 1, {"type": NEXT_GAME, "game": following.game}):
+    if not append_move(table.code, table.version + 1, {"action": NEXT_GAME, "game": following.game}):
         raise Conflict(load_table(table.code))
     return load_table(table.code)
 

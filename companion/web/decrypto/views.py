@@ -3,8 +3,8 @@
 The rules live in companion.decrypto and the storage in decrypto_state; this module parses forms, calls them and
 renders. Tokens, live updates, rate limits, privacy headers and errors are the site's own, as for refereed
 Cryptid: each page holds a live fragment (#play) that long-polls its own URL and is swapped in place by the same
-script, and its forms post by fetch. Every fragment is drawn from State.view for its viewer, so a phone only
-ever receives what the engine lets that seat see.
+script, and its forms post by fetch. Every fragment is drawn from view(state, viewer) for its viewer, so a phone
+only ever receives what the engine lets that seat see (docs/decrypto-rules.md section 11).
 """
 
 from __future__ import annotations
@@ -24,15 +24,17 @@ from companion.decrypto import (
     GiveClues,
     Guess,
     GuessKeywords,
-    IllegalAction,
+    IllegalMove,
     Join,
     ShowCode,
     Start,
+    View,
     available_languages,
     parse_code,
+    view,
 )
 from companion.decrypto.rules import CLUE_LIMIT, MAX_TEAM, MIN_TEAM, NAME_LIMIT
-from companion.decrypto.text import illegal_action_text
+from companion.decrypto.text import illegal_move_text
 from companion.web.core.errors import error_response
 from companion.web.core.forms import Form
 from companion.web.core.i18n import LANGUAGES, current_language, gettext
@@ -67,7 +69,7 @@ class GameNotOver(Exception):
     """The host asked for the next game while this one is still being played."""
 
 
-REFUSALS = (IllegalAction, GameNotOver)
+REFUSALS = (IllegalMove, GameNotOver)
 
 
 
@@ -121,17 +123,17 @@ def printed_seat(player: str) -> tuple[str, int] | None:
 
 # What the live fragment shows ----------------------------------------------------------------------------------
 
-def sheets(view: dict) -> list[dict]:
+def sheets(seen: View) -> list[dict]:
     """Each team's clue sheet: under keyword numbers 1-4, every revealed clue with its round."""
-    return [{"team": team, **view["teams"][team]} for team in TEAMS]
+    return [{"team": team, **seen.teams[team]} for team in TEAMS]
 
 
 def live_context(table: DecryptoTable, viewer, live_url: str, act_url: str, **extra) -> dict:
-    view = table.state.view(viewer, gettext)
+    seen = view(table.state, viewer, gettext)
     return {
         "table": table,
-        "view": view,
-        "teams": sheets(view),
+        "view": seen,
+        "teams": sheets(seen),
         "live_url": live_url,
         "act_url": act_url,
         "etag": live_etag(table, viewer),
@@ -158,17 +160,17 @@ def player_context(token: str, table: DecryptoTable, player: str, **extra) -> di
     intent = {"do": request.args["do"][:16]} if "do" in request.args else {}
     context = live_context(table, seat, url_for("decrypto.player_live", token=token, **intent),
                            url_for("decrypto.player_act", token=token), host=False, **extra)
-    view = context["view"]
-    acting = [action for action in view["can"] if action["type"] != "join"]
-    joinable = [action["team"] for action in view["can"] if action["type"] == "join"]
+    seen = context["view"]
+    acting = [offer for offer in seen.can if offer["action"] != "join"]
+    joinable = [offer["team"] for offer in seen.can if offer["action"] == "join"]
     if printed is not None:
         joinable = [team for team in joinable if team == printed[0]] if seat is None else []
     context.update(
         seat=seat,
         printed=printed,
         joinable=joinable,
-        my_team=None if seat is None else view["teams"][seat.team],
-        can={action["type"] + "-" + action.get("target", ""): action for action in acting},
+        my_team=None if seat is None else seen.teams[seat.team],
+        can={offer["action"] + "-" + offer.get("target", ""): offer for offer in acting},
         your_turn=bool(acting),
     )
     return context
@@ -264,7 +266,7 @@ def refused(error: Exception):
         return error_response(409, gettext("Another move came first: look at the screen again, then retry."))
     if isinstance(error, GameNotOver):
         return error_response(409, gettext("This game is still being played: finish it before the next one."))
-    return error_response(409, illegal_action_text(error.reason, error.params, gettext))
+    return error_response(409, illegal_move_text(error.reason, error.params, gettext))
 
 
 def _texts(form, prefix: str, count: int) -> tuple[str, ...]:
@@ -275,7 +277,7 @@ def _texts(form, prefix: str, count: int) -> tuple[str, ...]:
 
 
 def player_move(table: DecryptoTable, player: str, form):
-    """The move a phone's form names (ValueError for a malformed form); IllegalAction for a refused code."""
+    """The move a phone's form names (ValueError for a malformed form); IllegalMove for a refused code."""
     action = form.get("action", "")
     seat = table.state.seat_of(player)
     if action == "join":
@@ -283,7 +285,7 @@ def player_move(table: DecryptoTable, player: str, form):
         team, number = printed if printed is not None else (form.get("team", ""), None)
         return Join(player, team, form.get("name", "")[: 4 * NAME_LIMIT], number)
     if seat is None:
-        raise IllegalAction("not_joined")
+        raise IllegalMove("not_joined")
     if action == "show_code":
         return ShowCode(seat.team, seat.number)
     if action == "give_clues":

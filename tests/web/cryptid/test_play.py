@@ -11,9 +11,10 @@ from urllib.parse import urlsplit
 import pytest
 
 from companion.cryptid.hexgrid import hex_row_col, hexes_of
-from companion.cryptid.play import PlayState
+from companion.cryptid.play import State
 from companion.cryptid.text import hint_text
 from companion.web.core.db import Base, db
+from tests.cryptid.test_play import turn_moves
 from tests.helpers import make_app
 
 
@@ -70,7 +71,7 @@ def hex_json(index: int) -> dict:
     return {"row": row, "col": col}
 
 
-def referee_state(app, code: str) -> PlayState:
+def referee_state(app, code: str) -> State:
     """What the server holds, folded in-process: the scripted players' eyes (they pick legal moves from it)."""
     from companion.web.cryptid.refereed import load_play
 
@@ -78,13 +79,13 @@ def referee_state(app, code: str) -> PlayState:
         return load_play(app.extensions["dealer"].load(code))
 
 
-def play_a_move(phone: Phone, state: PlayState, seat: int, rng: random.Random, hunt: bool) -> dict:
+def play_a_move(phone: Phone, state: State, seat: int, rng: random.Random, hunt: bool) -> dict:
     """A random legal move for the seat to act; with hunt, search the habitat when a move is due."""
     if state.pending == "cube":
         return phone.post({"action": "cube", "hex": hex_json(rng.choice(hexes_of(state.cube_choices(seat)))), "version": state.version})
     if hunt:
         return phone.post({"action": "search", "hex": hex_json(state.game.habitat)})
-    move = rng.choice(state.legal_moves())
+    move = rng.choice(turn_moves(state))
     body = move.to_json()
     request = {"action": body["action"], "hex": {"row": body["row"], "col": body["col"]}}
     if body["action"] == "ask":
@@ -133,7 +134,7 @@ def test_a_forced_cube_with_no_room_is_skipped_and_logged(apps):
             play_a_move(phones[seat - 1], state, seat, rng, hunt=False)
             continue
         assert state.phase == "turns"  # nobody searches here, so nobody can win before the board fills with cubes
-        asks = [m for m in state.legal_moves() if m.action == "ask"]
+        asks = [m for m in turn_moves(state) if m.action == "ask"]
         failing = [m for m in asks if not state._allowed[m.target - 1] >> m.hex & 1]
         move = rng.choice(failing or asks).to_json()
         body = {"action": move["action"], "hex": {"row": move["row"], "col": move["col"]}}
