@@ -1,6 +1,9 @@
-"""Each game's rules package is pure logic: standard library only, and above all no Flask."""
+"""Each game's rules package is pure logic: standard library only, and above all no Flask; and both have one shape."""
 
 import ast
+import importlib
+import inspect
+import json
 import os
 import shutil
 import subprocess
@@ -75,3 +78,79 @@ def test_each_import_contract_fails_when_its_rule_is_broken(tmp_path, module, li
     result = _lint_imports(tmp_path)
     assert result.returncode != 0
     assert any(broken in row and "BROKEN" in row for row in result.stdout.splitlines()), result.stdout
+
+
+# One engine shape (docs/architecture.md): the names every engine exports, and how they behave.
+SHAPE = {"Move", "MoveFormatError", "IllegalMove", "State", "View", "view", "legal_moves"}
+
+
+def sample_moves(engine: str) -> list:
+    """One move of each kind the engine has, with every field set to something other than its default."""
+    if engine == "cryptid":
+        from companion.cryptid import play as m
+
+        return [m.Start(2), m.Name(1, "Ana"), m.Cube(1, 5), m.Ask(1, 2, 107), m.Search(3, 40), m.Leave(2),
+                m.VoteGone(1, 3), m.HostGone(2), m.Reveal()]
+    from companion.decrypto import moves as m
+
+    return [m.Join("p1", "white", "Ann", 2), m.Leave("p1"), m.Start(), m.ShowCode("black", 3),
+            m.GiveClues("white", ("a", "b", "c"), 1), m.Guess("black", "white", (4, 2, 1), 2),
+            m.GuessKeywords("white", ("a", "", "c", "d")), m.CountKeywords("black", 3, None)]
+
+
+def started_game(engine: str):
+    """A game just started, built through the shared entry points only: the engine, its setup, a seat, the moves
+    played, the state, and a move the rules now refuse (starting again)."""
+    module = importlib.import_module(f"companion.{engine}")
+    if engine == "cryptid":
+        from companion.cryptid.play import Start
+
+        setup, seat, moves, again = module.load_game("ZJDRN-A9N3W"), 1, [Start(1)], Start(2)
+    else:
+        from tests.helpers.decrypto import make_setup
+
+        setup, seat, moves, again = make_setup(), module.Seat("white", 1), [], module.Start()
+    state = module.State.initial(setup)
+    for move in moves:
+        state = state.apply(move)
+    return module, setup, seat, moves, state, again
+
+
+def test_both_engines_export_the_same_shape():
+    exported = [set(importlib.import_module(f"companion.{engine}").__all__) for engine in ENGINES]
+    assert all(SHAPE <= names for names in exported)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_each_move_kind_round_trips_through_its_one_json_form(engine):
+    module = importlib.import_module(f"companion.{engine}")
+    moves = sample_moves(engine)
+    kinds = importlib.import_module(f"companion.{engine}.{'play' if engine == 'cryptid' else 'moves'}").MOVE_TYPES
+    assert {type(move) for move in moves} == set(kinds.values()), "a move kind without a sample here"
+    for move in moves:
+        data = json.loads(json.dumps(move.to_json()))
+        assert data["action"] == move.action and "type" not in data
+        assert module.Move.from_json(data) == move
+    with pytest.raises(module.MoveFormatError):
+        module.Move.from_json({"action": "no such move"})
+    assert issubclass(module.MoveFormatError, ValueError) and issubclass(module.IllegalMove, ValueError)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_each_engine_folds_moves_and_lists_and_views_them_the_same_way(engine):
+    module, setup, seat, moves, state, again = started_game(engine)
+    assert state.version == len(moves) and module.State.replay(setup, moves) == state
+    listed = module.legal_moves(state, seat)
+    assert listed and all(isinstance(move, module.Move) for move in listed)
+    assert state.apply(listed[0]).version == state.version + 1
+    with pytest.raises(module.IllegalMove) as refused:
+        module.State.replay(setup, [*moves, again])
+    assert refused.value.reason == "already_started" and isinstance(refused.value.params, dict) and str(refused.value)
+    # view is a plain function of (state, viewer), with the reader's gettext last; the state has no view of its own.
+    assert list(inspect.signature(module.view).parameters) == ["state", "viewer", "gettext"]
+    assert not hasattr(module.State, "view")
+    for viewer in (None, seat):
+        seen = module.view(state, viewer)
+        assert isinstance(seen, module.View) and seen == module.view(state, viewer)
+        assert json.loads(json.dumps(seen.to_json())) == seen.to_json()
+    assert module.view(state, seat, gettext=lambda text: "» " + text) != module.view(state, seat)

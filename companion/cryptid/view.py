@@ -67,6 +67,11 @@ class View:
         return range(1, self.players + 1)
 
     @property
+    def to_act(self) -> bool:
+        """Whether the game waits for the viewer."""
+        return self.seat is not None and self.turn == self.seat
+
+    @property
     def choices(self) -> int:
         """Every hex on which the viewer may act now: cube, search or ask."""
         mask = self.cube_choices | self.search_choices

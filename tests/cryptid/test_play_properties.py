@@ -31,6 +31,7 @@ from companion.cryptid.play import (
     Start,
     State,
     VoteGone,
+    legal_moves,
 )
 from companion.cryptid.text import ILLEGAL_MOVES
 from companion.cryptid.view import view
@@ -217,6 +218,24 @@ def check_choices(state: State) -> None:
         assert len(listed) == offered + sum(state.ask_hexes(seat, t).bit_count() for t in state.seats)
 
 
+def actor_of(move: Move) -> int | None:
+    """Who makes a move: its seat, the voter, or None for the host's moves."""
+    if isinstance(move, (Start, HostGone, Reveal)):
+        return None
+    return move.voter if isinstance(move, VoteGone) else move.seat
+
+
+def check_legal_moves(state: State, move: Move) -> None:
+    """legal_moves lists exactly what apply accepts: a few listed moves of the mover are played, and the move is
+    legal if and only if it is listed (a Name takes free text, so it is never listed)."""
+    if isinstance(move, Name):
+        return
+    listed = legal_moves(state, actor_of(move))
+    for sample in random.Random(state.version).sample(listed, min(3, len(listed))):
+        state.apply(sample)  # IllegalMove here fails the test
+    assert (move in listed) == state.is_legal(move), f"{move} listed: {move in listed}"
+
+
 def clue_dicts(value) -> list[dict]:
     if isinstance(value, dict):
         found = [value] if "negated" in value else []
@@ -241,9 +260,11 @@ def check_views(state: State) -> None:
             assert len(seen["reveal"]["clues"]) == g.players
 
 
-def play_random_game(code: str, rngs: Iterable[random.Random], *, search_share=0.1, views=False, choices_every=0):
+def play_random_game(code: str, rngs: Iterable[random.Random], *, search_share=0.1, views=False, choices_every=0,
+                     listed=False):
     """Play one random move per source of randomness (a while longer once over, to try moves on a finished game),
-    checking everything after every move; then check that the stored moves fold back into the same state."""
+    checking everything after every move (with listed, legal_moves before each); then check that the stored moves
+    fold back into the same state."""
     g = game(code)
     allows = seat_areas(code)
     state = State.initial(g)
@@ -252,6 +273,8 @@ def play_random_game(code: str, rngs: Iterable[random.Random], *, search_share=0
         if state.phase == OVER and rng.random() < 0.7:
             break
         move = random_move(state, rng, search_share)
+        if listed:
+            check_legal_moves(state, move)
         try:
             after = state.apply(move)
         except IllegalMove as refused:
@@ -276,7 +299,7 @@ def play_random_game(code: str, rngs: Iterable[random.Random], *, search_share=0
 @settings(max_examples=25, deadline=None)
 @given(code=st.sampled_from(PLAY_CODES), seeds=st.lists(st.integers(0, 2**32 - 1), min_size=30, max_size=300))
 def test_random_tables_keep_every_rule_and_every_secret(code, seeds):
-    play_random_game(code, map(random.Random, seeds), views=True, choices_every=40)
+    play_random_game(code, map(random.Random, seeds), views=True, choices_every=40, listed=True)
 
 
 def test_thousands_of_seeded_random_games_keep_every_rule():

@@ -79,7 +79,7 @@ def view_args() -> dict:
 
 def seat_choices(game: Game, seen: View, hex: int | None) -> list[dict]:
     """The moves the viewing seat may make on the selected hex, each with the sentence its confirm step shows."""
-    if hex is None or seen.turn != seen.seat:
+    if hex is None or not seen.to_act:
         return []
     place = hex_name(game, hex)
     choices = []
@@ -105,36 +105,7 @@ def live_context(game: Game, state: State, *, seat: int | None, live_url: str, a
     if replay is not None and seen.phase == OVER and replay < seen.version:
         shown = view(State.replay(game, state_moves(state)[:replay]), seat, gettext)
     selected = selected_hex() if seat is not None and replay is None else None
-    last = next((e.hex for e in reversed(shown.log) if e.hex is not None), None)
-    marks = piece_marks(shown.discs, shown.cubes, highlight=last)
-    if seat is not None:
-        marks = shade_marks(ALL_HEXES & ~seen.allowed) + marks
-    board = board_svg(
-        game.board,
-        title=gettext("The board with every player's pieces"),
-        letters=map_letters(),
-        habitat=seen.reveal.habitat if seen.reveal and replay is None else None,
-        selected=selected,
-        hex_href=link() + "?hex={}" if seat is not None and shown.phase != OVER else None,
-        marked=seen.choices,
-        css_class="play-map",
-        overlay=marks,
-    )
     names = seen.names
-    log = [
-        {"n": e.n, "seat": e.seat, "text": log_entry_text(e, names, gettext), "mirror": mirror_text(e, game.board, names, gettext)}
-        for e in shown.log
-    ]
-    results = None
-    if seen.reveal:
-        ranks = seen.ranks or {}
-        clues = {s: " ".join(clue_text(c, gettext) for c in seen.reveal.seat_clues(s)) for s in seen.seats}
-        results = {
-            "ranks": sorted(({"seat": s, "name": names[s], "rank": ranks.get(s), "clue": clues[s]} for s in seen.seats),
-                            key=lambda r: (r["rank"] or 9, r["seat"])),
-            "habitat": hex_name(game, seen.reveal.habitat),
-            "moves": seen.version,
-        }
     return {
         "game": game,
         "state": state,
@@ -143,20 +114,49 @@ def live_context(game: Game, state: State, *, seat: int | None, live_url: str, a
         "seat": seat,
         "names": names,
         "status": pending_text(state, names, gettext),
-        "your_turn": seat is not None and seen.turn == seat,
+        "your_turn": seen.to_act,
         "selected": selected,
         "selected_name": hex_name(game, selected) if selected is not None else None,
-        "choices": seat_choices(game, seen, selected) if seat is not None else [],
+        "choices": seat_choices(game, seen, selected),
         "intent": request.args.get("do") if seat is not None else None,
-        "board": board,
-        "log": log,
-        "results": results,
+        "board": _board(game, seen, shown, selected, link, replay),
+        "log": [{"n": e.n, "seat": e.seat, "text": log_entry_text(e, names, gettext),
+                 "mirror": mirror_text(e, game.board, names, gettext)} for e in shown.log],
+        "results": _results(game, seen) if seen.reveal else None,
         "live_url": live_url,
         "act_url": act_url,
         "link": link,
         "gone_candidates": _gone_candidates(state, seat),
         "etag": live_etag(state, seat),
     }
+
+
+def _board(game: Game, seen: View, shown: View, selected: int | None, link: callable, replay: int | None) -> str:
+    """The board with the pieces of `shown`; for a seat, its clue's shading, its choices and hex links."""
+    last = next((e.hex for e in reversed(shown.log) if e.hex is not None), None)
+    marks = piece_marks(shown.discs, shown.cubes, highlight=last)
+    if seen.seat is not None:
+        marks = shade_marks(ALL_HEXES & ~seen.allowed) + marks
+    return board_svg(
+        game.board,
+        title=gettext("The board with every player's pieces"),
+        letters=map_letters(),
+        habitat=seen.reveal.habitat if seen.reveal and replay is None else None,
+        selected=selected,
+        hex_href=link() + "?hex={}" if seen.seat is not None and shown.phase != OVER else None,
+        marked=seen.choices,
+        css_class="play-map",
+        overlay=marks,
+    )
+
+
+def _results(game: Game, seen: View) -> dict:
+    """The end of the game: ranks with every seat's clue, the habitat, the number of moves."""
+    ranks = seen.ranks or {}
+    rows = [{"seat": s, "name": seen.names[s], "rank": ranks.get(s),
+             "clue": " ".join(clue_text(c, gettext) for c in seen.reveal.seat_clues(s))} for s in seen.seats]
+    return {"ranks": sorted(rows, key=lambda r: (r["rank"] or 9, r["seat"])),
+            "habitat": hex_name(game, seen.reveal.habitat), "moves": seen.version}
 
 
 def _gone_candidates(state: State, seat: int | None) -> list[dict]:

@@ -3,6 +3,7 @@ one database (SQLite always, PostgreSQL when TEST_DATABASE_URL names one), races
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import threading
@@ -11,9 +12,10 @@ from urllib.parse import urlsplit
 import pytest
 
 from companion.cryptid.hexgrid import hex_row_col, hexes_of
-from companion.cryptid.play import State
-from companion.cryptid.text import hint_text
+from companion.cryptid.play import Search, State
+from companion.cryptid.text import clue_text, hint_text
 from companion.web.core.db import Base, db
+from companion.web.cryptid.tokens import host_token
 from tests.cryptid.test_play import turn_moves
 from tests.helpers import make_app
 
@@ -228,6 +230,45 @@ def test_no_phone_ever_receives_another_seats_clue_the_habitat_or_the_hint(apps)
                 for clue in others:
                     assert json.dumps(clue.to_json()) not in text or clue == game.seat_clues(seat_number)[0]
             phone.received.clear()
+
+
+def test_no_seat_page_fragment_or_json_shows_another_seats_clue_before_the_end(apps):
+    """docs/cryptid-play.md section 7, on everything a seat's phone receives: its page (with and without a tapped
+    hex), its live fragment, the fragment its own move returns and its JSON state name its own clue only, until
+    the game is over; the host screen and the public page name none. At the end every page shows every clue."""
+    code, phones = new_table(apps, 3, True)
+    game = apps[0].extensions["dealer"].load(code)
+    client = apps[1].test_client()
+    tokens = [phone.path.split("/")[3] for phone in phones]
+    with apps[1].app_context():
+        host = f"/h/{host_token(code)}"
+    own = {seat: {clue_text(clue) for clue in game.seat_clues(seat)} for seat in range(1, 4)}
+    every_clue = set().union(*own.values())
+
+    def shown(path: str, **request) -> set[str]:
+        body = (client.post(path, **request) if "data" in request else client.get(path, **request)).get_data(as_text=True)
+        return {text for text in every_clue if text in body or html.escape(text) in body}
+
+    rng = random.Random(11)
+    while (state := referee_state(apps[0], code)).phase != "over":
+        for seat, token in enumerate(tokens, 1):
+            probe = {"hex": rng.randrange(108)}
+            assert shown(f"/s/{token}") == own[seat]
+            assert shown(f"/s/{token}", query_string=probe) == own[seat]
+            assert shown(f"/s/{token}/live", query_string=probe) <= own[seat]
+            assert shown(phones[seat - 1].path) <= own[seat]
+        for page in (host, f"{host}/live", f"/games/{code}", f"/games/{code}/live"):
+            assert shown(page) == set()
+        move = rng.choice(turn_moves(state))
+        if state.version > 12 and state.pending == "move":
+            move = Search(state.turn, game.habitat)
+        form = {"action": move.action, "hex": move.hex, "version": state.version}
+        form |= {"target": move.target} if move.action == "ask" else {}
+        fragment = shown(f"/s/{tokens[state.turn - 1]}/play", data=form, headers={"X-Requested-With": "fetch"})
+        assert fragment <= own[state.turn] or referee_state(apps[0], code).phase == "over"
+    for token in tokens:
+        assert shown(f"/s/{token}") == every_clue
+    assert shown(host) == every_clue
 
 
 def test_agreeing_to_the_reveal_ends_a_refereed_game_with_no_winner(apps):

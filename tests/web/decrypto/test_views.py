@@ -247,3 +247,28 @@ def test_decrypto_pages_carry_their_own_name_in_the_header(app):
         assert BRAND.findall(greek) == ["Βοηθός Decrypto"], path
     for path in ("/", "/help/play", "/help/setup"):
         assert BRAND.findall(client.get(path).get_data(as_text=True)) == ["Cryptid companion"], path
+
+
+def test_logs_stored_with_the_old_type_key_still_read_and_new_rows_say_action(app):
+    """Rows written before moves were keyed by "action" (docs/decrypto-rules.md section 13) name it "type",
+    next_game markers too: a table stored that way still loads, and what it stores from now on says "action"."""
+    from companion.decrypto import Join, Seat
+    from companion.web.core.store import append_move, load_log
+    from companion.web.decrypto.store import create_table, load_table, play
+
+    with app.app_context():
+        code = create_table((2, 2), "en")
+        old_rows = [
+            {"type": "join", "player": "w1", "team": "white", "name": "Ann", "seat": 1},
+            {"type": "show_code", "team": "white", "seat": 1},
+            {"type": "next_game", "game": 2},
+            {"type": "join", "player": "w2", "team": "white", "name": "Ben", "seat": 2},
+        ]
+        for seq, data in enumerate(old_rows, start=1):
+            assert append_move(code, seq, data)
+        table = load_table(code)
+        assert table.version == 4 and table.state.version == 1  # the moves after the last next_game marker
+        assert (table.state.seat_of("w2"), table.state.seat_of("w1")) == (Seat("white", 2), None)
+        play(table, Join("w1", "white", "Ann", 1))
+        assert load_log(code)[-1] == {"action": "join", "player": "w1", "team": "white", "name": "Ann", "seat": 1}
+        assert load_table(code).state.seat_of("w1") == Seat("white", 1)
