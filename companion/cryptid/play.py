@@ -205,7 +205,8 @@ _JSON_KEYS = {
 
 
 class LogEntry(NamedTuple):
-    """One line of the log (docs/cryptid-play.md section 8.7); `placed` says whether a piece went on the board with it.
+    """One line of the log (docs/cryptid-play.md section 8.7); `placed` says whether a piece went on the board
+    with it.
 
     A named tuple rather than a frozen dataclass: folding a long game makes hundreds of entries, and tuples are
     four times quicker to make.
@@ -656,7 +657,9 @@ def legal_moves(state: State, seat: int | None) -> list[Move]:
         if state.pending == PENDING_CUBE:
             moves += [Cube(seat, hex) for hex in hexes_of(state.cube_choices(seat))]
         else:
-            moves += [Ask(seat, target, hex) for target in state.seats for hex in hexes_of(state.ask_hexes(seat, target))]
+            moves += [
+                Ask(seat, target, hex) for target in state.seats for hex in hexes_of(state.ask_hexes(seat, target))
+            ]
             moves += [Search(seat, hex) for hex in hexes_of(state.search_choices(seat))]
     table = [Leave(seat), *(VoteGone(seat, other) for other in state.seats)]
     return moves + [move for move in table if state.is_legal(move)]

@@ -28,7 +28,8 @@ class Reveal:
 
     def to_json(self) -> dict:
         row, col = hex_row_col(self.habitat)
-        return {"clues": [clue.to_json() | {"seat": seat} for seat, clue in self.clues], "habitat": {"row": row, "col": col}}
+        clues = [clue.to_json() | {"seat": seat} for seat, clue in self.clues]
+        return {"clues": clues, "habitat": {"row": row, "col": col}}
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,16 +4,16 @@ In the manner of python-chess, as in Cryptid's refereed play: State.initial(setu
 state (or IllegalMove, with a stable reason), State.replay(setup, moves); legal_moves(state, seat) lists what a
 seat or the table may do now. What a screen may see of a state is view.view's business.
 
-Procedure (version 1, docs/decrypto-rules.md section 5): a game's secret is HMAC-BLAKE2b(server key, NAMESPACE|VERSION|table id|game number), so
-codes and keywords are reproducible on the server and unguessable from anything public. The code of a team in
-a round is CODES[i], i drawn uniformly from SecretStream(secret, NAMESPACE, VERSION, "code", round, team): a
-fresh draw each round, so a code can come back. Keywords are dealt from SecretStream(secret, NAMESPACE,
-VERSION, "keywords").
+Procedure (version 1, docs/decrypto-rules.md section 5): a game's secret is HMAC-BLAKE2b(server key,
+NAMESPACE|VERSION|table id|game number), so codes and keywords are reproducible on the server and unguessable from
+anything public. The code of a team in a round is CODES[i], i drawn uniformly from SecretStream(secret, NAMESPACE,
+VERSION, "code", round, team): a fresh draw each round, so a code can come back. Keywords are dealt from
+SecretStream(secret, NAMESPACE, VERSION, "keywords").
 
-Rules (sections 6-10): each round both encryptors may look at their codes and give clues at once; the codes are then decoded
-White's first. On each code the other team guesses from round 2 on (a right guess is an interception token)
-and the team itself guesses (a wrong guess is a miscommunication token); guesses stay sealed until both are in,
-then the code is revealed. At the end of a round, a team with two interceptions wins and a team with two
+Rules (sections 6-10): each round both encryptors may look at their codes and give clues at once; the codes are
+then decoded White's first. On each code the other team guesses from round 2 on (a right guess is an interception
+token) and the team itself guesses (a wrong guess is a miscommunication token); guesses stay sealed until both
+are in, then the code is revealed. At the end of a round, a team with two interceptions wins and a team with two
 miscommunications loses. When those point to both teams, interceptions minus miscommunications decides; a tie
 there, or eight rounds without a winner, goes to the keyword tiebreak: each team guesses the other team's
 keywords and the team with more right wins, else the game is a draw.
@@ -287,7 +287,7 @@ class State:
     @classmethod
     def replay(cls, setup: Setup, moves: Iterable[Move]) -> State:
         """The state after playing stored moves in order; IllegalMove at the first illegal one."""
-        return reduce(State.apply, moves, cls.initial(setup))
+        return reduce(cls.apply, moves, cls.initial(setup))
 
     # Reading the state.
 
