@@ -23,6 +23,10 @@ from packaging.utils import canonicalize_name
 from tests.helpers import GOLDEN, REPO
 from tests.helpers.serving import free_port, running_server
 
+# One worker runs the whole module (pyproject's `--dist loadgroup`): the wheel and its virtual environment are
+# module-scoped fixtures, built once, where tests spread over workers would each build their own.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("packaging")]
+
 SHIPPED_FILES = ["pyproject.toml", "setup.py", "README.md"]
 SHIPPED_FOLDERS = ["companion", "templates", "static"]
 

@@ -49,41 +49,67 @@ def revealed(browser, live_server) -> str:
     return code
 
 
-def test_every_page_passes_axe(browser, live_server, host_of, revealed):
-    """axe-core finds nothing on any page, in English, Persian (right to left) and Greek, with the clue open or not."""
-    axe = Axe()
+# Every page axe-core checks, in English, Persian (right to left), Greek and Japanese; `{...}` are filled in by
+# the `places` fixture. Each page is a test of its own, so that the workers share them out.
+AXE_VISITS = [
+    ("en", "/"), ("en", "/load?code=ABC"), ("en", "{host}"), ("en", "/games/{fresh}"),
+    ("en", "/games/{fresh}/print"), ("en", "{revealed_host}"), ("en", "/games/{revealed}"),
+    ("en", "/games/{revealed}/reveal"), ("en", "{revealed_host}/reveal"), ("en", "/help/setup"),
+    ("en", "/help/play?back={seat_path}"),
+    ("en", "/nowhere"), ("en", "/games/ZZZZZ-ZZZZZ"), ("en", "{seat}"), ("en", "{seat}?hex=40"), ("en", "{revealed_seat}"),
+    ("fa", "{host}"), ("fa", "{seat}"), ("fa", "/games/{revealed}/reveal"), ("el", "{seat}"), ("ja", "{host}"),
+]
+
+
+@pytest.fixture(scope="module")
+def places(browser, host_of, revealed) -> dict[str, str]:
+    """What AXE_VISITS' paths name: a fresh game's and the revealed game's codes, host screens and seats."""
     page = browser.new_page()
     fresh = GOLDEN[3]["code"]
     seat = seat_urls(page, host_of(fresh))[0]
-    revealed_seat = seat_urls(page, host_of(revealed))[1]
-    visits = [
-        ("en", "/"), ("en", "/load?code=ABC"), ("en", host_of(fresh)), ("en", f"/games/{fresh}"),
-        ("en", f"/games/{fresh}/print"), ("en", host_of(revealed)), ("en", f"/games/{revealed}"),
-        ("en", f"/games/{revealed}/reveal"), ("en", host_of(revealed) + "/reveal"), ("en", "/help/setup"),
-        ("en", f"/help/play?back={urlsplit(seat).path}"),
-        ("en", "/nowhere"), ("en", "/games/ZZZZZ-ZZZZZ"), ("en", seat), ("en", seat + "?hex=40"), ("en", revealed_seat),
-        ("fa", host_of(fresh)), ("fa", seat), ("fa", f"/games/{revealed}/reveal"), ("el", seat), ("ja", host_of(fresh)),
-    ]
-    problems = []
-
-    def scan(label: str) -> None:
-        results = axe.run(page)
-        problems.extend(f"{label}: {v['id']} {[n['target'] for n in v['nodes']][:3]}" for v in results.response["violations"])
-
-    for language, path in visits:
-        page.context.add_cookies([{"name": "lang", "value": language, "url": live_server}])
-        page.goto(path if path.startswith("http") else live_server + path)
-        scan(f"{language} {path}")
-        if urlsplit(path).path.startswith("/s/"):
-            page.locator(".clue-box summary").click()
-            scan(f"{language} {path} (clue open)")
-    page.context.add_cookies([{"name": "lang", "value": "en", "url": live_server}])
-    page.goto(host_of(fresh))
-    page.get_by_role("button", name="Show clue for Player 2").click()
-    scan("shared clue: who is looking")
-    page.get_by_role("button", name="I am Player 2: show my clue").click()
-    scan("shared clue: shown")
+    found = {"fresh": fresh, "host": host_of(fresh), "seat": seat, "seat_path": urlsplit(seat).path,
+             "revealed": revealed, "revealed_host": host_of(revealed),
+             "revealed_seat": seat_urls(page, host_of(revealed))[1]}
     page.close()
+    return found
+
+
+@pytest.fixture(scope="module")
+def axe_page(browser):
+    """One page for every axe test of a worker, as a person browsing: opening a page per test costs more."""
+    page = browser.new_page()
+    yield page
+    page.close()
+
+
+def axe_problems(page, label: str) -> list[str]:
+    results = Axe().run(page)
+    return [f"{label}: {v['id']} {[n['target'] for n in v['nodes']][:3]}" for v in results.response["violations"]]
+
+
+@pytest.mark.parametrize("language, path", AXE_VISITS, ids=[f"{language} {path}" for language, path in AXE_VISITS])
+def test_every_page_passes_axe(axe_page, live_server, places, language, path):
+    """axe-core finds nothing on the page, with its clue open or not."""
+    page = axe_page
+    path = path.format(**places)
+    page.context.add_cookies([{"name": "lang", "value": language, "url": live_server}])
+    page.goto(path if path.startswith("http") else live_server + path)
+    problems = axe_problems(page, f"{language} {path}")
+    if urlsplit(path).path.startswith("/s/"):
+        page.locator(".clue-box summary").click()
+        problems += axe_problems(page, f"{language} {path} (clue open)")
+    assert problems == []
+
+
+def test_the_shared_clue_passes_axe(axe_page, live_server, places):
+    """axe-core finds nothing on the host screen asking who is looking, nor with that player's clue shown."""
+    page = axe_page
+    page.context.add_cookies([{"name": "lang", "value": "en", "url": live_server}])
+    page.goto(places["host"])
+    page.get_by_role("button", name="Show clue for Player 2").click()
+    problems = axe_problems(page, "shared clue: who is looking")
+    page.get_by_role("button", name="I am Player 2: show my clue").click()
+    problems += axe_problems(page, "shared clue: shown")
     assert problems == []
 
 
@@ -256,31 +282,39 @@ def test_the_host_screen_fits_a_laptop_and_a_phone(browser, live_server, host_of
         context.close()
 
 
-def test_labels_hold_their_words_in_every_language(browser, live_server, host_of):
+@pytest.fixture(scope="module")
+def last_golden_seat(browser, host_of) -> str:
+    page = browser.new_page()
+    seat = seat_urls(page, host_of(GOLDEN[-1]["code"]))[0]
+    page.close()
+    return seat
+
+
+@pytest.mark.parametrize("language", LANGUAGES)  # one test each, so that the workers share them out
+def test_labels_hold_their_words_in_every_language(browser, live_server, last_golden_seat, language):
     page = browser.new_page()
     code = GOLDEN[-1]["code"]
-    seat = seat_urls(page, host_of(code))[0]
-    for language in LANGUAGES:
-        page.context.add_cookies([{"name": "lang", "value": language, "url": live_server}])
-        page.goto(f"{live_server}/games/{code}")
-        overflow = page.evaluate(
-            """() => [...document.querySelectorAll('svg.board .tab')].flatMap(tab => {
-                 const use = tab.querySelector('use');
-                 const rect = document.querySelector(use.getAttribute('href') + ' rect');
-                 const left = +use.getAttribute('x') + +rect.getAttribute('x');
-                 const top = +use.getAttribute('y') + +rect.getAttribute('y');
-                 return [...tab.querySelectorAll('text')].map(text => text.getBBox()).filter(box =>
-                   box.x < left || box.y < top || box.x + box.width > left + +rect.getAttribute('width') ||
-                   box.y + box.height > top + +rect.getAttribute('height'));
-               }).length"""
-        )
-        assert overflow == 0, language
-        page.goto(seat)
-        margins = page.evaluate(
-            "[...document.querySelectorAll('svg.seat-map .tab-n text')].map(t => t.getBBox()).map(b => [b.x, b.x + b.width])"
-        )
-        view = page.evaluate("document.querySelector('svg.seat-map').viewBox.baseVal.x")
-        assert all(view <= left and (right < 0 or left > WIDTH) and right <= WIDTH - view for left, right in margins)
+    seat = last_golden_seat
+    page.context.add_cookies([{"name": "lang", "value": language, "url": live_server}])
+    page.goto(f"{live_server}/games/{code}")
+    overflow = page.evaluate(
+        """() => [...document.querySelectorAll('svg.board .tab')].flatMap(tab => {
+             const use = tab.querySelector('use');
+             const rect = document.querySelector(use.getAttribute('href') + ' rect');
+             const left = +use.getAttribute('x') + +rect.getAttribute('x');
+             const top = +use.getAttribute('y') + +rect.getAttribute('y');
+             return [...tab.querySelectorAll('text')].map(text => text.getBBox()).filter(box =>
+               box.x < left || box.y < top || box.x + box.width > left + +rect.getAttribute('width') ||
+               box.y + box.height > top + +rect.getAttribute('height'));
+           }).length"""
+    )
+    assert overflow == 0, language
+    page.goto(seat)
+    margins = page.evaluate(
+        "[...document.querySelectorAll('svg.seat-map .tab-n text')].map(t => t.getBBox()).map(b => [b.x, b.x + b.width])"
+    )
+    view = page.evaluate("document.querySelector('svg.seat-map').viewBox.baseVal.x")
+    assert all(view <= left and (right < 0 or left > WIDTH) and right <= WIDTH - view for left, right in margins)
     page.close()
 
 

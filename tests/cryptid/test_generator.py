@@ -24,6 +24,7 @@ KEY = b"test server key"
 MODES = ["normal", "advanced"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 def test_hundreds_of_new_games_obey_every_rule(mode):
     entropy = Stream("test-generator", mode)

@@ -1,5 +1,6 @@
 """The puzzle comparison: distances, the official hint shares of docs/cryptid-rules.md 5.7, and the fitted weights' module."""
 
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,12 @@ from companion.cryptid.puzzles import (
 )
 from companion.cryptid.rng import Stream
 
-OFFICIAL = load_official()
+
+@cache
+def official() -> list[Setup]:
+    """The official setups, parsed when a test first asks (seconds of work every process would otherwise do
+    while merely collecting the suite, each xdist worker included)."""
+    return load_official()
 
 
 @pytest.mark.parametrize(
@@ -36,7 +42,7 @@ def test_distance_is_total_variation(a, b, expected):
 
 @pytest.mark.parametrize("mode", ["normal", "advanced"])
 def test_official_hint_shares_follow_rules_section_5_7(mode):
-    setups = [s for s in OFFICIAL if s.mode == mode]
+    setups = [s for s in official() if s.mode == mode]
     shares = official_hint_shares(setups)
     uniform = {c: sum(c in open_categories(s.clues) and 1 / len(open_categories(s.clues)) for s in setups) / len(setups)
                for c in HINT_CATEGORIES}
@@ -52,7 +58,7 @@ def test_compare_measures_every_cell_it_is_given():
         Setup.of_game(new_game(players, mode, entropy=Stream("compare", mode, players)))
         for mode in ("normal", "advanced") for players in (2, 3, 4, 5) for _ in range(3)
     ]
-    rows = compare(dealt, OFFICIAL)
+    rows = compare(dealt, official())
     cells = {(r.measure, r.mode, r.players) for r in rows}
     assert cells == (
         {("clue families", m, str(p)) for m in ("normal", "advanced") for p in (2, 3, 4, 5)}

@@ -180,6 +180,7 @@ def _fill(rule, rng: random.Random, app) -> str:
     return path
 
 
+@pytest.mark.slow
 def test_junk_requests_never_get_a_server_error(app):
     app.config["RATELIMIT_ENABLED"] = False
     client = app.test_client()
