@@ -8,30 +8,13 @@ from companion.web.core.app import create_app
 from companion.web.core.db import Base, db
 from tests.helpers import make_app
 
-# Long tests in modules other engineers keep: marked `slow` here rather than in their files (tests named by
-# node id prefix; a renamed test merely loses the mark). Modules of this suite's own mark theirs in place.
-SLOW_ELSEWHERE = (
-    "tests/cryptid/test_play_properties.py::test_thousands_of_seeded_random_games_keep_every_rule",
-    "tests/cryptid/test_play_properties.py::test_random_tables_keep_every_rule_and_every_secret",
-    "tests/decrypto/test_properties.py::test_thousands_of_random_games_follow_the_rules_and_reach_every_ending",
-    "tests/decrypto/test_properties.py::test_random_games_follow_the_rules_and_views_never_leak",
-    "tests/ops/test_cli.py::test_phones_holding_live_updates_are_all_held_at_once_and_the_site_still_answers",
-    "tests/ops/test_cli.py::test_a_short_load_run_lasts_as_long_as_asked",
-    "tests/ops/test_server.py::test_worker_processes_share_one_secret_key",
-    "tests/ops/test_server.py::test_oversized_requests_are_refused_early",
-    "tests/ops/test_deploy.py::",
-    "tests/web/core/test_qr_and_network.py::test_qr_codes_are_the_codes_qrcode_draws",
-    "tests/web/cryptid/test_play.py::test_no_phone_ever_receives_another_seats_clue_the_habitat_or_the_hint",
-    "tests/web/cryptid/test_play.py::test_a_forced_cube_with_no_room_is_skipped_and_logged",
-)
-
 
 def pytest_collection_modifyitems(config, items):
-    """Mark the browser tests and the long tests elsewhere `slow`, then run every slow test first: on a few cores the suite ends
-    when its last long test does, so long tests started last would leave the other workers idle meanwhile.
-    (Every xdist worker sorts the same collection the same way, as xdist requires.)"""
+    """Mark every browser test `slow` (each drives Chromium), then run every slow test first: on a few cores the
+    suite ends when its last long test does, so long tests started last would leave the other workers idle
+    meanwhile. (Every xdist worker sorts the same collection the same way, as xdist requires.)"""
     for item in items:
-        if item.nodeid.startswith(SLOW_ELSEWHERE + ("tests/browser/",)):  # every browser test drives Chromium
+        if item.nodeid.startswith("tests/browser/"):
             item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: slow ones first, in order
 

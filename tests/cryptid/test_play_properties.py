@@ -11,6 +11,7 @@ from functools import cache
 from itertools import repeat
 from typing import Iterable
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -296,12 +297,14 @@ def play_random_game(code: str, rngs: Iterable[random.Random], *, search_share=0
     return state
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(code=st.sampled_from(PLAY_CODES), seeds=st.lists(st.integers(0, 2**32 - 1), min_size=30, max_size=300))
 def test_random_tables_keep_every_rule_and_every_secret(code, seeds):
     play_random_game(code, map(random.Random, seeds), views=True, choices_every=40, listed=True)
 
 
+@pytest.mark.slow
 def test_thousands_of_seeded_random_games_keep_every_rule():
     rng = random.Random(20240613)
     outcomes = {"win": 0, "reveal": 0, "all_left": 0, None: 0}

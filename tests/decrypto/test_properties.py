@@ -15,6 +15,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -390,11 +391,13 @@ def check_no_leaks(state: State, rng: random.Random) -> None:
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example, HealthCheck.data_too_large],
 )
+@pytest.mark.slow
 @given(st.randoms(use_true_random=True))
 def test_random_games_follow_the_rules_and_views_never_leak(rng):
     play_game(rng, thorough=True)
 
 
+@pytest.mark.slow
 def test_thousands_of_random_games_follow_the_rules_and_reach_every_ending():
     endings, causes, refusals = Counter(), Counter(), Counter()
     lengths = Counter()

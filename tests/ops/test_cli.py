@@ -140,6 +140,7 @@ def test_tables_arrive_within_half_of_a_short_load_run():
     assert [arrival_seconds(s) for s in (1, 4, 20, 60)] == [0.5, 2, 10, 10]
 
 
+@pytest.mark.slow
 def test_a_short_load_run_lasts_as_long_as_asked(capsys):
     """Every table sits down and plays, against a server of its own: each host opens the home page, deals a
     game and opens its setup, and each phone its seat page, all without an error. (How soon tables arrive in
@@ -152,6 +153,7 @@ def test_a_short_load_run_lasts_as_long_as_asked(capsys):
     assert ", 0 errors" in report
 
 
+@pytest.mark.slow
 def test_phones_holding_live_updates_are_all_held_at_once_and_the_site_still_answers(capsys):
     """load --hold against a server of its own: every phone's long poll is held at once, nothing refused."""
     assert main(["load", "--hold", "30", "--seconds", "5"]) == 0

@@ -23,6 +23,7 @@ import pytest
 from tests.helpers import REPO
 
 DEPLOY = REPO / "deploy"
+pytestmark = pytest.mark.slow  # nginx in front of two app processes on PostgreSQL
 
 
 def _free_port() -> int:

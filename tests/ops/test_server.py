@@ -95,6 +95,7 @@ def _raw_status(port: int, request: bytes) -> int:
 SERVERS = [pytest.param("granian", marks=needs_granian), "waitress"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("server", SERVERS)
 def test_oversized_requests_are_refused_early(server, tmp_path):
     port = free_port()
@@ -110,6 +111,7 @@ def test_oversized_requests_are_refused_early(server, tmp_path):
         assert _raw_status(port, big_post + b"Content-Length: %d\r\n\r\n" % len(body) + body) == 413
 
 
+@pytest.mark.slow
 @needs_granian
 def test_worker_processes_share_one_secret_key(tmp_path):
     """A fresh instance folder and several workers: every worker accepts the host link signed with the key

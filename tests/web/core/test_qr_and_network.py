@@ -127,6 +127,7 @@ def drawn_modules(svg: str) -> list[list[bool]]:
     return modules
 
 
+@pytest.mark.slow
 def test_qr_codes_decode_to_their_exact_text():
     """Every code reads back with a real decoder as exactly its text (bytes included, so non-ASCII text too),
     at error correction M, in the smallest version that holds it, with the site's fixed mask; its path paints

@@ -123,6 +123,7 @@ def test_whole_games_through_the_api_on_two_servers(apps, players, advanced):
     assert public["log"] == final["log"] and "clue" not in public and "you" not in public
 
 
+@pytest.mark.slow
 def test_a_forced_cube_with_no_room_is_skipped_and_logged(apps):
     """A seat that keeps asking where the answer is a cube runs out of hexes for its own cubes: a logged skip."""
     code, phones = new_table(apps, 3, False)
@@ -205,6 +206,7 @@ def test_illegal_moves_are_409_in_the_phones_language(apps):
     assert apps[0].test_client().post("/api/tables", json={"players": 2}).status_code == 400
 
 
+@pytest.mark.slow
 def test_no_phone_ever_receives_another_seats_clue_the_habitat_or_the_hint(apps):
     """Every body each seat received during a whole game, including live waits and errors, read for secrets."""
     code, phones = new_table(apps, 4, True)
