@@ -3,9 +3,9 @@
 A table's log holds every game it played: a {"action": "next_game"} row starts the next game, so the current
 game is the moves after the last such row, folded into the setup stored with the table. Rows written before moves
 were keyed by "action" say {"type": ...}; Move.from_json and this module read both (docs/decrypto-rules.md
-section 13). Moves are appended
-through the shared store (core.store.append_move): checked against the folded state, then inserted as the next
-seq under the unique (code, seq), so of two racing moves one lands and the other gets Conflict.
+section 13). Moves are appended through the shared store (core.store.append_move): checked against the folded
+state, then inserted as the next seq under the unique (code, seq), so of two racing moves one lands and the
+other gets Conflict.
 """
 
 from __future__ import annotations
@@ -70,8 +70,8 @@ def load_table(code: str) -> DecryptoTable | None:
         return None
     setup = Setup.from_json(json.loads(record.setup), server_key())
     used = frozenset(json.loads(record.used))
+    log = load_log(code)  # in the same transaction as the setup, so a next game cannot fall between the reads
     db.session.commit()  # end the read transaction: the next read sees newer commits
-    log = load_log(code)
     starts = [index for index, data in enumerate(log) if data.get("action", data.get("type")) == NEXT_GAME]
     current = log[starts[-1] + 1 :] if starts else log
     return DecryptoTable(code, State.replay(setup, map(Move.from_json, current)), len(log), used)
