@@ -75,7 +75,7 @@ def serve(
     server: str | None = None,
 ) -> None:
     """Check the settings and the port, print the banner, then serve until interrupted; raises ServeError
-    (or companion.app.ConfigurationError) with a message for the user instead of starting."""
+    (or companion.web.core.config.ConfigurationError) with a message for the user instead of starting."""
     from companion.web.core.app import create_app
     from companion.web.core.config import (
         environment_settings,

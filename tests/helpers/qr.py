@@ -11,7 +11,7 @@ SCALE = 8
 
 
 def rasterize_qr(svg: str) -> Image.Image:
-    """Paint the run-length path of companion.qr (M x y h w v1 h-w z, one per run) black on white."""
+    """Paint the run-length path of companion.web.core.qr (M x y h w v1 h-w z, one per run) black on white."""
     size = int(re.search(r'viewBox="0 0 (\d+) \d+"', svg).group(1))
     image = Image.new("L", (size * SCALE, size * SCALE), 255)
     draw = ImageDraw.Draw(image)

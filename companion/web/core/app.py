@@ -35,7 +35,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         instance_path=str(instance_folder()),
         instance_relative_config=True,
         template_folder=str(site_folder("templates")),
-        static_folder=None,  # served by companion.assets, minified
+        static_folder=None,  # served by core/assets.py, minified
     )
     # Jinja's default template cache is an LRU under one lock, taken for every template a page renders or
     # imports; under load hundreds of threads queued on it. The site has a few dozen templates: a plain dict.

@@ -1,6 +1,6 @@
 """Decrypto on the web (issue 13): a new table, the host's shared screen, the join page and each player's phone.
 
-The rules live in companion.decrypto and the storage in decrypto_state; this module parses forms, calls them and
+The rules live in companion.decrypto and the storage in store.py; this module parses forms, calls them and
 renders. Tokens, live updates, rate limits, privacy headers and errors are the site's own, as for refereed
 Cryptid: each page holds a live fragment (#play) that long-polls its own URL and is swapped in place by the same
 script, and its forms post by fetch. Every fragment is drawn from view(state, viewer) for its viewer, so a phone

@@ -118,10 +118,10 @@ def test_a_process_that_remembers_a_state_sees_every_change_another_process_make
 def test_changes_in_the_same_microsecond_still_get_different_stamps(app, monkeypatch):
     """Two changes stamped with the same clock reading (two processes, one instant) still differ: the stamp
     counts changes under the row's lock rather than trusting the clock."""
-    from companion.web.core import store as table_state
+    from companion.web.core import store
 
     instant = utcnow()
-    monkeypatch.setattr(table_state, "utcnow", lambda: instant)
+    monkeypatch.setattr(store, "utcnow", lambda: instant)
     game = GAMES[3]
     with app.app_context():
         stamps = [load_agreement(game).stamp]
