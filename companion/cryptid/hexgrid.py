@@ -26,6 +26,23 @@ def hex_row_col(index: int) -> tuple[int, int]:
     return divmod(index, COLS)
 
 
+COLUMN_LETTERS = "ABCDEFGHIJKL"
+
+
+def hex_name(index: int) -> str:
+    """A hex's name as the board's edges print it: column letter A-L, then row 1-9 ("D7" is row 7, column 4)."""
+    row, col = hex_row_col(index)
+    return f"{COLUMN_LETTERS[col]}{row + 1}"
+
+
+def from_hex_name(name: str) -> int:
+    """The hex index a name like "D7" (any case, spaces around ignored) stands for; ValueError if none."""
+    text = name.strip().upper()
+    if len(text) != 2 or text[0] not in COLUMN_LETTERS or not "1" <= text[1] <= "9":
+        raise ValueError(f"{name!r} is not a hex name (A1-L9)")
+    return hex_index(int(text[1]) - 1, COLUMN_LETTERS.index(text[0]))
+
+
 def cube(row: int, col: int) -> tuple[int, int, int]:
     """Cube coordinates (x, y, z) of an odd-q offset hex."""
     x = col

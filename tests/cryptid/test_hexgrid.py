@@ -11,7 +11,9 @@ from companion.cryptid.hexgrid import (
     ROWS,
     WITHIN,
     cube,
+    from_hex_name,
     hex_index,
+    hex_name,
     hex_row_col,
     hexes_of,
     mask_of,
@@ -108,3 +110,22 @@ def test_printed_number_position():
     assert slot_origin(3) == (3, 6)
     assert number_hex(0, False) == (0, 0)
     assert number_hex(5, True) == (8, 11)
+
+def test_every_hex_name_round_trips():
+    names = [hex_name(index) for index in range(HEX_COUNT)]
+    assert len(set(names)) == HEX_COUNT
+    assert all(from_hex_name(name) == index for index, name in enumerate(names))
+
+
+
+def test_names_read_column_then_row():
+    assert hex_name(hex_index(0, 0)) == "A1"
+    assert hex_name(hex_index(6, 3)) == "D7"
+    assert hex_name(hex_index(8, 11)) == "L9"
+    assert from_hex_name(" d7 ") == hex_index(6, 3)
+
+
+@pytest.mark.parametrize("bad", ["", "M1", "A0", "A10", "7D", "AA"])
+def test_other_text_is_not_a_hex_name(bad):
+    with pytest.raises(ValueError):
+        from_hex_name(bad)
