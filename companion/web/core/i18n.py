@@ -29,6 +29,9 @@ LANGUAGES = {
     "de": "Deutsch",
 }
 RIGHT_TO_LEFT = {"fa"}
+# Languages that write numbers with digits of their own (Persian: U+06F0-U+06F9); the others use 0-9.
+NATIVE_DIGITS = {"fa": "۰۱۲۳۴۵۶۷۸۹"}
+_DIGIT_TABLES = {language: str.maketrans("0123456789", digits) for language, digits in NATIVE_DIGITS.items()}
 COOKIE = "lang"
 COOKIE_MAX_AGE = 365 * 24 * 3600
 # Real browsers send a few dozen characters; parsing a huge header costs seconds of CPU, so read a prefix only.
@@ -49,6 +52,19 @@ def select_locale() -> str:
 
 def current_language() -> str:
     return str(get_locale() or "en")
+
+
+def language_digits() -> str:
+    """The ten digits the reader's language writes numbers with."""
+    return NATIVE_DIGITS.get(current_language(), "0123456789")
+
+
+def local_digits(value: object) -> str:
+    """`value` as text with the reader's digits (Persian digits in Persian, unchanged elsewhere): for numbers and
+    sentences with numbers a page shows, never for codes, addresses or form values. Also the `digits` filter."""
+    text = str(value)
+    table = _DIGIT_TABLES.get(current_language())
+    return text.translate(table) if table else text
 
 
 def _safe_next(target: str | None) -> str:
@@ -96,8 +112,8 @@ def gettext(string: str, **variables) -> str:
 
 
 def ngettext(singular: str, plural: str, num: int, **variables) -> str:
-    """Flask-Babel's ngettext (the count is also `num` in the text), with the request's catalog."""
-    variables.setdefault("num", num)
+    """Flask-Babel's ngettext (the count is also `num` in the text, in the reader's digits), with the request's catalog."""
+    variables.setdefault("num", local_digits(num))
     return _request_translations().ungettext(singular, plural, num) % variables
 
 
@@ -116,7 +132,7 @@ def template_gettext(string: str, **variables) -> Markup:
 
 
 def template_ngettext(singular: str, plural: str, num: int, **variables) -> Markup:
-    variables.setdefault("num", num)
+    variables.setdefault("num", local_digits(num))
     return _html_fill(_request_translations().ungettext(singular, plural, num), variables)
 
 
@@ -128,6 +144,7 @@ def init_app(app: Flask) -> None:
     # which the Markup they return assumes.
     app.jinja_env.newstyle_gettext = True
     app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext, ngettext=template_ngettext)
+    app.jinja_env.filters["digits"] = local_digits
     app.context_processor(_template_context)
     app.register_blueprint(bp)
 

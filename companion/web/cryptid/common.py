@@ -22,7 +22,7 @@ from companion.cryptid.text import (
 )
 from companion.cryptid.tiles import TERRAINS
 from companion.web.core.errors import wants_json
-from companion.web.core.i18n import current_language, gettext
+from companion.web.core.i18n import current_language, gettext, language_digits, local_digits
 from companion.web.cryptid.tokens import read_host_token, read_seat_token, seat_token
 
 from .dealing import dealer
@@ -98,8 +98,9 @@ def seat_url(base: str, code: str, seat: int) -> str:
 
 
 def hex_name(game: Game, index: int) -> str:
+    """A hex as a sentence names it, in the reader's language and digits."""
     row, col = hex_row_col(index)
-    return hex_label(row, col, game.board.cell(index)[0], gettext)
+    return local_digits(hex_label(row, col, game.board.cell(index)[0], gettext))
 
 
 def board_context(game: Game) -> dict:
@@ -108,8 +109,8 @@ def board_context(game: Game) -> dict:
         "mode_name": mode_name(game.mode, gettext),
         "diagram": setup_diagram(game),
         "letters": map_letters(),
-        "tile_steps": game.tile_steps(gettext),
-        "structure_steps": game.structure_steps(gettext),
+        "tile_steps": [local_digits(step) for step in game.tile_steps(gettext)],
+        "structure_steps": [local_digits(step) for step in game.structure_steps(gettext)],
     }
 
 
@@ -122,6 +123,7 @@ def setup_diagram(game: Game, **options) -> str:
         letters=map_letters(),
         tile_words=(gettext("upright"), gettext("turned")),
         numbered=True,
+        digits=language_digits(),
         **options,
     )
 

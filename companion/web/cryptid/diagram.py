@@ -4,9 +4,14 @@ Knows nothing of the web; the pixel geometry of flat-topped odd-q hexes lives he
 Every hex gets a class naming its terrain (tF tD tS tM tW) so the stylesheet owns the colours, and a letter
 (in the reader's language, from the caller) so the map reads without colour.
 
+Each terrain also has a texture (trees, sand, reeds, peaks, waves: one <pattern> each, drawn once), so the
+map reads in grey as on the real tiles. A refereed game's map adds the hex names on its edges (column letters
+A-L above and below, rows 1-9 down both sides, as `hexgrid.hex_name` spells them) and a veil, beneath the
+letters, over the hexes a player's clue rules out.
+
 Each tile's number and which way round it lies sit on a tab in the margin beside its slot, outside the hexes,
 so no structure or ring can ever cover them. Even slots (the left column) have their tab on the left, odd
-slots on the right.
+slots on the right; a narrow tab sits between two rows' numbers.
 """
 
 from __future__ import annotations
@@ -21,10 +26,11 @@ from companion.cryptid.board import Board
 from companion.cryptid.hexgrid import (
     ALL_HEXES,
     COLS,
+    COLUMN_LETTERS,
     HEX_COUNT,
     ROWS,
+    hex_name,
     hex_row_col,
-    hexes_of,
 )
 from companion.cryptid.text import terrain_letter
 from companion.cryptid.tiles import (
@@ -60,6 +66,8 @@ NARROW_TAB = (14.5, 12.0, 8.0)  # room for a full-width arrow, as Japanese fonts
 _TAB_GAP = 2.5  # clear of the tile border's light band, which reaches 1.4 beyond the outermost hexes
 _TAB_WORD_SIZE = 5.0
 _ARROWS = {False: "↑", True: "↓"}  # the arrow points to the printed number: up when upright, down when turned
+EDGE = 8.0  # the band above and below the board that holds the column letters, when the map names its hexes
+LATIN_DIGITS = "0123456789"
 
 
 def hex_center(index: int) -> tuple[float, float]:
@@ -150,13 +158,58 @@ _SLOT_ZERO = sum(1 << index for index in range(HEX_COUNT) if slot_of(index) == 0
 # Every tile has the same outline, so it is written once and placed six times.
 _TILE_OUTLINE = _outline(_SLOT_ZERO)
 _HEXAGON = _points(_CORNERS)
+# Textures as on the real tiles, faint beside the letters: trees, sand, reeds, peaks and waves. Each is a
+# <pattern> in the hex's own units, so every hex of a terrain looks the same; together with the letters they
+# keep forest, swamp and water apart in grey, where their colours are alike.
+_TEXTURES = {
+    "F": ("6.5", "5.6", '<path d="M3.2 .7l2 3.3h-4z" fill="#1c461a"/>'),
+    "D": ("3.6", "3.6", '<path d="M.9 .5v.8M2.7 2.3v.8" stroke="#a27a2c" stroke-width=".8" stroke-linecap="round"/>'),
+    "S": ("6", "5", '<path d="M1.2 4.2h3.6M2 4.2l-.6-2.2M3 4.2v-2.6M4 4.2l.6-2.2" fill="none" stroke="#3b2b52" stroke-width=".45"/>'),
+    "M": ("7", "6", '<path d="M.8 4.6l2.3-3.2 2.3 3.2" fill="none" stroke="#67625a" stroke-width=".55"/>'),
+    "W": ("6", "3.2", '<path d="M0 1.8c1-1 2-1 3 0s2 1 3 0" fill="none" stroke="#a9cdf0" stroke-width=".45"/>'),
+}
+_TEXTURE_PATTERNS = "".join(
+    f'<pattern id="g{t}" width="{w}" height="{h}" patternUnits="userSpaceOnUse">{shape}</pattern>'
+    for t, (w, h, shape) in _TEXTURES.items()
+)
+# The veil over a hex a player's clue rules out: dark stripes over a light tint of dark, through which the
+# terrain's colour and texture still show; drawn beneath the letter, so the letter keeps its contrast.
+_VEIL_PATTERN = (
+    '<pattern id="gV" width="2.8" height="2.8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
+    '<rect width="2.8" height="2.8" fill="#000" fill-opacity=".25"/><rect width="1.2" height="2.8" fill="#000" fill-opacity=".45"/></pattern>'
+)
+_VEIL = '<use href="#hx" class="vl" fill="url(#gV)"/>'
+_TEXTURE = {t: f'<use href="#hx" fill="url(#g{t})"/>' for t in _TEXTURES}
+
+
+def _digits(number: int, digits: str) -> str:
+    """A whole number written with the given ten digits."""
+    return "".join(digits[int(c)] for c in str(number))
+
+
+def _edge_labels(digits: str) -> str:
+    """The hex names' parts on the board's edges: column letters above and below, row numbers at both sides
+    (level with column A's hexes on the left and column L's, half a hex lower, on the right)."""
+    top = -1 - EDGE / 2
+    letters = "".join(f'<text x="{_n(SIZE + 1.5 * SIZE * col)}" y="{_n(top)}">{COLUMN_LETTERS[col]}</text>' for col in range(COLS))
+    side = _TAB_GAP + NARROW_TAB[1] / 2
+    rows = "".join(
+        f'<text x="{_n(-side)}" y="{_n(hex_center(row * COLS)[1])}">{number}</text>'
+        f'<text x="{_n(WIDTH + side)}" y="{_n(hex_center(row * COLS + COLS - 1)[1])}">{number}</text>'
+        for row in range(ROWS)
+        for number in [_digits(row + 1, digits)]
+    )
+    return f'<g class="edge"><g id="ec">{letters}</g><use href="#ec" y="{_n(HEIGHT + 2 + EDGE)}"/>{rows}</g>'
 
 
 def _tab_box(slot: int, wide: bool) -> tuple[float, float, float, float]:
-    """(x, y, width, height) of the tab naming the tile in a slot: in the margin, level with the tile."""
+    """(x, y, width, height) of the tab naming the tile in a slot: in the margin, level with the tile. A narrow
+    tab sits between two of the rows numbered on its edge (column A's rows on the left, column L's, half a hex
+    lower, on the right), so both fit the same margin."""
     _, width, height = WIDE_TAB if wide else NARROW_TAB
     row0, _ = slot_origin(slot)
-    middle = _HALF_HEIGHT * (2 * row0 + TILE_ROWS + 0.5)
+    half_rows = 3.5 if wide else 4 if slot % 2 == 0 else 3
+    middle = _HALF_HEIGHT * (2 * row0 + half_rows)
     x = -_TAB_GAP - width if slot % 2 == 0 else WIDTH + _TAB_GAP
     return x, middle - height / 2, width, height
 
@@ -183,10 +236,11 @@ def _tab_shapes() -> str:
     return "".join(shapes)
 
 
-def _tab(slot: int, tile: int, rotated: bool, words: tuple[str, str] | None) -> str:
+def _tab(slot: int, tile: int, rotated: bool, words: tuple[str, str] | None, digits: str) -> str:
     """A tile's tab: its number, an arrow pointing to where its printed number lies (up or down), the word."""
     x, y, width, height = _tab_box(slot, words is not None)
     middle, centre = x + width / 2, y + height / 2
+    tile = _digits(tile, digits)
     if not words:
         return f'<text x="{_n(middle)}" y="{_n(centre)}">{tile}{_ARROWS[rotated]}</text>'
     word = words[rotated]
@@ -207,13 +261,23 @@ _STRUCTURE_SHAPES = {
 }
 
 
-def _structure(x: float, y: float, kind: str, color: str, number: int | None) -> str:
+def _structure(x: float, y: float, kind: str, color: str, number: str | None) -> str:
     shape_id, _, text_dy = _STRUCTURE_SHAPES[kind]
     shape = f'<use href="#{shape_id}" class="{STRUCTURE_CLASSES[color]}" x="{_n(x)}" y="{_n(y)}"/>'
     if number is None:
         return shape
     ink = " on-white" if color == "white" else ""
     return f'{shape}<text class="sn{ink}" x="{_n(x)}" y="{_n(y + text_dy)}">{number}</text>'
+
+
+def _terrain_set(name: str, letters: dict[str, str], textures: bool) -> str:
+    """One group per terrain, named `name` + its class letter: the hex, its texture, the veil for the set "v",
+    and the terrain's letter."""
+    return "".join(
+        f'<g id="{name}{letter}"><use href="#hx" class="t{letter}"/>{_TEXTURE[letter] if textures else ""}'
+        f'{_VEIL if name == "v" else ""}<text y="1.9">{escape(letters[terrain])}</text></g>'
+        for terrain, letter in TERRAIN_CLASSES.items()
+    )
 
 
 def hex_label_ids(board: Board, index: int) -> str:
@@ -237,6 +301,10 @@ def board_svg(
     numbered: bool = False,
     css_class: str = "board",
     overlay: str = "",
+    shaded: int = 0,
+    coordinates: bool = False,
+    digits: str = LATIN_DIGITS,
+    textures: bool = True,
 ) -> str:
     """An accessible SVG of the board.
 
@@ -250,6 +318,12 @@ def board_svg(
     tile_words: the words for (upright, turned) written on wide tabs; without them the tabs are narrow.
     numbered: write each structure's position in the board's structure list (1, 2, ...) on it.
     overlay: SVG drawn on top of everything (e.g. the players' pieces from `piece_marks`).
+    shaded: mask of hexes drawn with a veil (class "vl", between the terrain and its letter, so letters,
+    structures, outlines and pieces stay on top), hidden until the page's stylesheet shows it.
+    coordinates: write the hex names on the board's edges (letters A-L above and below, rows 1-9 at both
+    sides) and give each hex's <use> a `data-hex` attribute with its name ("D7"), for the page's script.
+    digits: the ten digits numbers are written with (the reader's: Persian digits in Persian).
+    textures: draw the terrains' textures (a page with a tight byte budget may leave them out).
 
     A page draws the same pictures again and again (every phone of a table, every poll after a move), so the
     last few hundred are remembered: every argument is a plain value and the result depends on nothing else.
@@ -257,7 +331,7 @@ def board_svg(
     letters = letters or {terrain: terrain_letter(terrain) for terrain in TERRAIN_CLASSES}
     return _board_svg(
         board, title, description, marked, habitat, selected, hex_href, tuple(letters.items()), tile_words,
-        numbered, css_class, overlay,
+        numbered, css_class, overlay, shaded, coordinates, digits, textures,
     )
 
 
@@ -275,42 +349,56 @@ def _board_svg(
     numbered: bool,
     css_class: str,
     overlay: str,
+    shaded: int,
+    coordinates: bool,
+    digits: str,
+    textures: bool,
 ) -> str:
     letters = dict(letter_items)
     regions = board.regions
     margin = (WIDE_TAB if tile_words else NARROW_TAB)[0]
+    edge = EDGE if coordinates else 0.0
     role = "group" if hex_href else "img"
     parts = [
-        f'<svg class="{css_class}" viewBox="{_n(-margin)} -1 {_n(WIDTH + 2 * margin)} {_n(HEIGHT + 2)}" '
+        f'<svg class="{css_class}" viewBox="{_n(-margin)} {_n(-1 - edge)} {_n(WIDTH + 2 * margin)} {_n(HEIGHT + 2 + 2 * edge)}" '
         # Text attributes set once here reach every <use> clone by inheritance.
         f'role="{role}" font-size="5.4" font-weight="700" text-anchor="middle" dominant-baseline="middle" '
         f'xmlns="http://www.w3.org/2000/svg"><title>{escape(title)}</title>',
     ]
     if description:
         parts.append(f"<desc>{escape(description)}</desc>")
-    # One shape per terrain (hex and letter) keeps each of the 108 hexes to a short <use>. With `marked`,
-    # hexes outside the mark use a second set ("x" instead of the map's initial), which pages style.
+    # One shape per terrain (hex, texture and letter) keeps each of the 108 hexes to a short <use>. Hexes
+    # outside `marked` use a second set ("x" instead of the map's initial), which pages style; `shaded` hexes
+    # use sets with the veil ("v" inside the mark, "y" outside). Only the sets the map uses are written.
     # Plain groups rather than <symbol>s: a symbol would clip what lies left of and above its centre.
     prefix = css_class[0]
-    prefixes = (prefix, "x") if marked else (prefix,)
-    terrains = "".join(
-        f'<g id="{p}{TERRAIN_CLASSES[t]}"><use href="#hx" class="t{TERRAIN_CLASSES[t]}"/>'
-        f'<text y="1.9">{escape(letters[t])}</text></g>'
-        for p in prefixes
-        for t in TERRAIN_CLASSES
+
+    def symbol_set(index: int) -> str:
+        inside = not marked or marked >> index & 1
+        if shaded >> index & 1:
+            return "v" if inside else "y"
+        return prefix if inside else "x"
+
+    used = {symbol_set(index) for index in range(HEX_COUNT)}
+    terrains = "".join(_terrain_set(name, letters, textures) for name in (prefix, "v") if name in used or name == prefix)
+    # "x" draws as the map's own set and "y" as "v": only their names differ, for the page's stylesheet.
+    terrains += "".join(
+        f'<use id="{alias}{letter}" href="#{name}{letter}"/>'
+        for alias, name in (("x", prefix), ("y", "v")) if alias in used
+        for letter in TERRAIN_CLASSES.values()
     )
     tiles = "".join(
         f'<use href="#tb"{_offset(_SLOT_DX * (slot % 2), _SLOT_DY * (slot // 2))}/>' for slot in range(SLOT_COUNT)
     )
     parts.append(
-        f'<defs><polygon id="hx" points="{_HEXAGON}"/>{terrains}<path id="tb" d="{_TILE_OUTLINE}"/>'
-        f'<g id="tiles">{tiles}</g>{_tab_shapes() if tile_words else ""}'
+        f'<defs><polygon id="hx" points="{_HEXAGON}"/>{_TEXTURE_PATTERNS if textures else ""}{_VEIL_PATTERN if shaded else ""}{terrains}'
+        f'<path id="tb" d="{_TILE_OUTLINE}"/><g id="tiles">{tiles}</g>{_tab_shapes() if tile_words else ""}'
         + "".join(f'<polygon id="{name}" points="{points}"/>' for name, points, _ in _STRUCTURE_SHAPES.values())
         + "</defs>"
     )
     for index, (terrain, _) in enumerate(board.cells):
-        symbol = prefix if not marked or marked >> index & 1 else "x"
-        shape = f'<use href="#{symbol}{TERRAIN_CLASSES[terrain]}"{_HEX_AT[index]}/>'
+        named = f' data-hex="{hex_name(index)}"' if coordinates else ""
+        shape = f'<use href="#{symbol_set(index)}{TERRAIN_CLASSES[terrain]}"{_HEX_AT[index]}{named}/>'
         if hex_href:
             href = escape(hex_href.format(index))
             parts.append(f'<a href="{href}" aria-labelledby="{hex_label_ids(board, index)}">{shape}</a>')
@@ -322,7 +410,7 @@ def _board_svg(
         parts.append(f'<path class="{animal}" d="{_outline(regions[animal])}"/>')
     for number, structure in enumerate(board.structures, 1):
         x, y = hex_center(structure.hex)
-        parts.append(_structure(x, y, structure.kind, structure.color, number if numbered else None))
+        parts.append(_structure(x, y, structure.kind, structure.color, _digits(number, digits) if numbered else None))
     if habitat is not None:
         # The board dimmed but for a hole at the habitat, then a thick magenta and white ring around it. Drawn
         # with attributes rather than classes, so it looks the same on every page, whatever stylesheets it loads.
@@ -334,8 +422,10 @@ def _board_svg(
             f'<use href="#hx" class="habitat" {at} stroke="#e6007e" stroke-width="3.4"/>'
             f'<use href="#hx" {at} stroke="#fff" stroke-width="1.2"/>'
         )
-    labels = "".join(_tab(t.slot, t.tile, t.rotated, tile_words) for t in board.tiles)
+    labels = "".join(_tab(t.slot, t.tile, t.rotated, tile_words, digits) for t in board.tiles)
     parts.append(labels if tile_words else f'<g class="tab-n">{labels}</g>')
+    if coordinates:
+        parts.append(_edge_labels(digits))
     parts.append("</g>")
     if hex_href:
         # The page's script moves these: the checked hex's ring, and a black-and-white ring for the keyboard.
@@ -350,38 +440,35 @@ def _board_svg(
 
 
 # Where each seat's disc sits in a hex, as (dx, dy) from the centre: seat k always in the same place, so a
-# seat is known by its place as well as by its colour and number; the cube (one per hex at most) sits in the middle.
-_DISC_SPOTS = [(round(5.4 * math.sin(math.radians(72 * k)), 1), round(-5.4 * math.cos(math.radians(72 * k)), 1)) for k in range(5)]
+# seat is known by its place as well as by its colour and number; the cube (one per hex at most) sits in the
+# middle. Five discs just fit around it without touching, each as large as a hex allows.
+DISC_RADIUS = 3.2
+CUBE_SIDE = 5.4
+_DISC_SPOTS = [(round(6.2 * math.sin(math.radians(72 * k)), 1), round(-6.2 * math.cos(math.radians(72 * k)), 1)) for k in range(5)]
 
 
-def piece_marks(discs: tuple[int, ...], cubes: tuple[int, ...], highlight: int | None = None) -> str:
+def piece_marks(discs: tuple[int, ...], cubes: tuple[int, ...], highlight: int | None = None, digits: str = LATIN_DIGITS) -> str:
     """SVG for the players' pieces: per seat (1-based, in order) a mask of hexes with its disc and with its cube.
-    Each piece carries its seat's number and colour class (p1-p5, chosen by the page to stay apart for
-    colour-blind players). `highlight`: a hex whose pieces were just placed, ringed for the eye."""
+    Each piece carries its seat's number (in `digits`) and colour class (p1-p5, chosen by the page to stay apart
+    for colour-blind players). `highlight`: a hex whose pieces were just placed, ringed for the eye."""
     # The board's text sits on the middle of its x-height; digits stand taller, so 0.4 lower centres them.
-    parts = ['<g class="pieces" font-size="4.8">']
+    parts = ['<g class="pieces">']
+    if highlight is not None:  # beneath the pieces, which stay legible on a crowded hex
+        x, y = hex_center(highlight)
+        parts.append(f'<circle class="last-move" cx="{_n(x)}" cy="{_n(y)}" r="8.2"/>')
+    half = CUBE_SIDE / 2
     for seat, mask in enumerate(discs, 1):
         dx, dy = _DISC_SPOTS[seat - 1]
         for index in range(HEX_COUNT):
             if mask >> index & 1:
                 x, y = hex_center(index)
-                parts.append(f'<g class="disc p{seat}"><circle cx="{_n(x + dx)}" cy="{_n(y + dy)}" r="2.9"/>'
-                             f'<text x="{_n(x + dx)}" y="{_n(y + dy + 0.4)}">{seat}</text></g>')
+                parts.append(f'<g class="disc p{seat}"><circle cx="{_n(x + dx)}" cy="{_n(y + dy)}" r="{DISC_RADIUS}"/>'
+                             f'<text x="{_n(x + dx)}" y="{_n(y + dy + 0.4)}">{_digits(seat, digits)}</text></g>')
     for seat, mask in enumerate(cubes, 1):
         for index in range(HEX_COUNT):
             if mask >> index & 1:
                 x, y = hex_center(index)
-                parts.append(f'<g class="cube p{seat}"><rect x="{_n(x - 3.1)}" y="{_n(y - 3.1)}" width="6.2" height="6.2" rx="0.6"/>'
-                             f'<text x="{_n(x)}" y="{_n(y + 0.4)}">{seat}</text></g>')
-    if highlight is not None:
-        x, y = hex_center(highlight)
-        parts.append(f'<circle class="last-move" cx="{_n(x)}" cy="{_n(y)}" r="8.6"/>')
+                parts.append(f'<g class="cube p{seat}"><rect x="{_n(x - half)}" y="{_n(y - half)}" width="{CUBE_SIDE}" '
+                             f'height="{CUBE_SIDE}" rx="0.7"/><text x="{_n(x)}" y="{_n(y + 0.4)}">{_digits(seat, digits)}</text></g>')
     parts.append("</g>")
     return "".join(parts)
-
-
-def shade_marks(mask: int) -> str:
-    """A veil over the hexes of `mask` (e.g. those a player's clue rules out), hidden until the page shows it."""
-    corner_points = " ".join(f"{_n(x)},{_n(y)}" for x, y in _CORNERS)
-    uses = "".join(f'<use href="#veil" x="{_n(hex_center(i)[0])}" y="{_n(hex_center(i)[1])}"/>' for i in hexes_of(mask))
-    return f'<g class="veil"><symbol id="veil" overflow="visible"><polygon points="{corner_points}"/></symbol>{uses}</g>'

@@ -35,7 +35,7 @@ from companion.cryptid.text import (
 )
 from companion.cryptid.view import View, view
 from companion.web.core.errors import error_response
-from companion.web.core.i18n import gettext
+from companion.web.core.i18n import gettext, language_digits, local_digits
 from companion.web.core.live import long_poll_response
 from companion.web.core.moves import act
 from companion.web.core.network import phone_base
@@ -55,7 +55,7 @@ from .common import (
     seat_game,
     seat_url,
 )
-from .diagram import board_svg, piece_marks, shade_marks
+from .diagram import board_svg, piece_marks
 from .refereed import draw_first, load_moves, load_play, next_refereed_code, submit
 
 bp = Blueprint("play", __name__)
@@ -105,7 +105,7 @@ def live_context(game: Game, state: State, *, seat: int | None, live_url: str, a
     if replay is not None and seen.phase == OVER and replay < seen.version:
         shown = view(State.replay(game, state_moves(state)[:replay]), seat, gettext)
     selected = selected_hex() if seat is not None and replay is None else None
-    names = seen.names
+    names = {number: local_digits(name) for number, name in seen.names.items()}  # "Player ۳" in Persian
     return {
         "game": game,
         "state": state,
@@ -113,15 +113,16 @@ def live_context(game: Game, state: State, *, seat: int | None, live_url: str, a
         "replay": replay,
         "seat": seat,
         "names": names,
-        "status": pending_text(state, names, gettext),
+        # Sentences with numbers in the reader's digits (Persian digits in Persian).
+        "status": local_digits(pending_text(state, names, gettext)),
         "your_turn": seen.to_act,
         "selected": selected,
         "selected_name": hex_name(game, selected) if selected is not None else None,
         "choices": seat_choices(game, seen, selected),
         "intent": request.args.get("do") if seat is not None else None,
         "board": _board(game, seen, shown, selected, link, replay),
-        "log": [{"n": e.n, "seat": e.seat, "text": log_entry_text(e, names, gettext),
-                 "mirror": mirror_text(e, game.board, names, gettext)} for e in shown.log],
+        "log": [{"n": e.n, "seat": e.seat, "text": local_digits(log_entry_text(e, names, gettext)),
+                 "mirror": local_digits(mirror_text(e, game.board, names, gettext) or "") or None} for e in shown.log],
         "results": _results(game, seen) if seen.reveal else None,
         "live_url": live_url,
         "act_url": act_url,
@@ -134,9 +135,7 @@ def live_context(game: Game, state: State, *, seat: int | None, live_url: str, a
 def _board(game: Game, seen: View, shown: View, selected: int | None, link: callable, replay: int | None) -> str:
     """The board with the pieces of `shown`; for a seat, its clue's shading, its choices and hex links."""
     last = next((e.hex for e in reversed(shown.log) if e.hex is not None), None)
-    marks = piece_marks(shown.discs, shown.cubes, highlight=last)
-    if seen.seat is not None:
-        marks = shade_marks(ALL_HEXES & ~seen.allowed) + marks
+    digits = language_digits()
     return board_svg(
         game.board,
         title=gettext("The board with every player's pieces"),
@@ -146,7 +145,10 @@ def _board(game: Game, seen: View, shown: View, selected: int | None, link: call
         hex_href=link() + "?hex={}" if seen.seat is not None and shown.phase != OVER else None,
         marked=seen.choices,
         css_class="play-map",
-        overlay=marks,
+        overlay=piece_marks(shown.discs, shown.cubes, highlight=last, digits=digits),
+        shaded=ALL_HEXES & ~seen.allowed if seen.seat is not None else 0,
+        coordinates=True,
+        digits=digits,
     )
 
 

@@ -8,7 +8,7 @@ from companion.cryptid import Game
 from companion.cryptid.agreement import REVEAL, UnknownStep
 from companion.cryptid.hexgrid import HEX_COUNT
 from companion.cryptid.text import HEX_LABEL, clue_text, seat_name
-from companion.web.core.i18n import gettext
+from companion.web.core.i18n import gettext, language_digits
 from companion.web.core.moves import after_action
 from companion.web.core.ratelimit import actions_limit, limiter
 from companion.web.core.security import mark_private
@@ -76,6 +76,8 @@ def seat(token: str):
         selected=checked,
         hex_href="?hex={}",
         css_class="seat-map",
+        digits=language_digits(),
+        textures=False,  # the page's 30 KB budget: the letters and colours name the terrains here
     )
     return render_template(
         "cryptid/seat.html",
