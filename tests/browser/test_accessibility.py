@@ -58,18 +58,22 @@ AXE_VISITS = [
     ("en", "/help/play?back={seat_path}"),
     ("en", "/nowhere"), ("en", "/games/ZZZZZ-ZZZZZ"), ("en", "{seat}"), ("en", "{seat}?hex=40"), ("en", "{revealed_seat}"),
     ("fa", "{host}"), ("fa", "{seat}"), ("fa", "/games/{revealed}/reveal"), ("el", "{seat}"), ("ja", "{host}"),
+    ("en", "{refereed_host}"), ("en", "{refereed_seat}"), ("fa", "{refereed_seat}"),
 ]
 
 
 @pytest.fixture(scope="module")
-def places(browser, host_of, revealed) -> dict[str, str]:
-    """What AXE_VISITS' paths name: a fresh game's and the revealed game's codes, host screens and seats."""
+def places(browser, live_server, host_of, revealed) -> dict[str, str]:
+    """What AXE_VISITS' paths name: a fresh game's and the revealed game's codes, host screens and seats, and a
+    refereed game's host screen and seat."""
     page = browser.new_page()
     fresh = GOLDEN[3]["code"]
     seat = seat_urls(page, host_of(fresh))[0]
     found = {"fresh": fresh, "host": host_of(fresh), "seat": seat, "seat_path": urlsplit(seat).path,
              "revealed": revealed, "revealed_host": host_of(revealed),
              "revealed_seat": seat_urls(page, host_of(revealed))[1]}
+    refereed = page.request.post(live_server + "/api/tables", data={"players": 3, "advanced": False}).json()
+    found |= {"refereed_host": urlsplit(refereed["host_url"]).path, "refereed_seat": urlsplit(refereed["seats"][0]["url"]).path}
     page.close()
     return found
 

@@ -22,7 +22,12 @@ from companion.cryptid.text import (
 )
 from companion.cryptid.tiles import TERRAINS
 from companion.web.core.errors import wants_json
-from companion.web.core.i18n import current_language, gettext, language_digits, local_digits
+from companion.web.core.i18n import (
+    current_language,
+    gettext,
+    language_digits,
+    local_digits,
+)
 from companion.web.cryptid.tokens import read_host_token, read_seat_token, seat_token
 
 from .dealing import dealer

@@ -176,7 +176,7 @@ _TEXTURE_PATTERNS = "".join(
 # terrain's colour and texture still show; drawn beneath the letter, so the letter keeps its contrast.
 _VEIL_PATTERN = (
     '<pattern id="gV" width="2.8" height="2.8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
-    '<rect width="2.8" height="2.8" fill="#000" fill-opacity=".25"/><rect width="1.2" height="2.8" fill="#000" fill-opacity=".45"/></pattern>'
+    '<rect width="2.8" height="2.8" fill="#000" fill-opacity=".15"/><rect width="1.2" height="2.8" fill="#000" fill-opacity=".4"/></pattern>'
 )
 _VEIL = '<use href="#hx" class="vl" fill="url(#gV)"/>'
 _TEXTURE = {t: f'<use href="#hx" fill="url(#g{t})"/>' for t in _TEXTURES}

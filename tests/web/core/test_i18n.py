@@ -204,3 +204,13 @@ def test_templates_translate_and_escape_exactly_like_jinjas_newstyle_gettext(app
         expected = jinja.from_string(source).render()
         assert app.jinja_env.from_string(source).render() == expected
         assert "&lt;" in expected or "Ann" not in source
+
+
+def test_local_digits_writes_numbers_in_the_readers_digits(app):
+    from companion.web.core.i18n import language_digits, local_digits
+
+    for language, expected in (("fa", "ردیف ۷، ستون ۱۲"), ("en", "ردیف 7، ستون 12"), ("ja", "ردیف 7، ستون 12")):
+        with app.test_request_context(headers={"Accept-Language": language}):
+            assert local_digits("ردیف 7، ستون 12") == expected
+            assert local_digits(1234567890) == ("۱۲۳۴۵۶۷۸۹۰" if language == "fa" else "1234567890")
+            assert language_digits()[7] == ("۷" if language == "fa" else "7")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 import re
 import xml.etree.ElementTree as ET
@@ -9,9 +11,17 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from companion.cryptid.board import Board, Structure, TilePlacement, structure_order
-from companion.cryptid.hexgrid import HEX_COUNT
+from companion.cryptid.hexgrid import COLUMN_LETTERS, HEX_COUNT, hex_name
 from companion.cryptid.tiles import TILE_NUMBERS, slot_of, slot_origin
-from companion.web.cryptid.diagram import WIDTH, board_svg, hex_center
+from companion.web.cryptid.diagram import (
+    _DISC_SPOTS,
+    DISC_RADIUS,
+    WIDTH,
+    board_svg,
+    hex_center,
+    piece_marks,
+)
+from tests.helpers import REPO
 
 SVG = "{http://www.w3.org/2000/svg}"
 Box = tuple[float, float, float, float]  # left, top, right, bottom
@@ -225,3 +235,110 @@ def test_a_map_of_links_is_a_group_and_a_picture_is_an_image():
     assert [a.get("href") for a in links.iter(f"{SVG}a")] == [f"?hex={i}" for i in range(HEX_COUNT)]
     decorations = [g for g in links if g.tag == f"{SVG}g" and g.get("aria-hidden") == "true"]
     assert len(decorations) == 1 and not list(decorations[0].iter(f"{SVG}a"))
+
+
+def test_shaded_hexes_draw_the_veil_between_their_terrain_and_their_letter():
+    board, _, _ = next(random_boards(1))
+    shaded = sum(1 << index for index in range(0, HEX_COUNT, 3))
+    marked = sum(1 << index for index in range(0, HEX_COUNT, 2))
+    root = parse(board_svg(board, title="t", shaded=shaded, marked=marked, css_class="play-map"))
+    defined = symbols(root)
+    hexes = [use for use in root if use.tag == f"{SVG}use"]
+    for index, use in enumerate(hexes):
+        expected = ("v" if marked >> index & 1 else "y") if shaded >> index & 1 else ("p" if marked >> index & 1 else "x")
+        assert use.get("href")[1] == expected
+    for terrain in "FDSMW":
+        veiled = defined[f"v{terrain}"]
+        assert [child.get("class") or child.tag.split("}")[1] for child in veiled] == [f"t{terrain}", "use", "vl", "text"]
+        assert defined[f"y{terrain}"].get("href") == f"#v{terrain}"  # same drawing, its own name for the page
+        assert "vl" not in ET.tostring(defined[f"p{terrain}"], encoding="unicode")
+    opacities = [float(rect.get("fill-opacity")) for rect in defined["gV"].iter(f"{SVG}rect")]
+    assert opacities and all(0 < opacity < 1 for opacity in opacities)
+    # Nothing is drawn over the board to shade it: the old overlay is gone.
+    assert not [g for g in root.iter(f"{SVG}g") if g.get("class") == "veil"]
+    assert "gV" not in board_svg(board, title="t", css_class="play-map")
+
+
+def test_the_edges_name_columns_and_rows_beside_their_hexes_clear_of_the_tile_labels():
+    for board, _, _ in random_boards(10):
+        root = parse(board_svg(board, title="t", coordinates=True, css_class="play-map", hex_href="?hex={}"))
+        edge = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "edge")
+        letters = symbols(root)["ec"]
+        assert [t.text for t in letters] == list(COLUMN_LETTERS)
+        for col, text in enumerate(letters):
+            assert float(text.get("x")) == pytest.approx(hex_center(col)[0], abs=0.05)
+        placed = [use_offset(use)[1] for use in edge.iter(f"{SVG}use")]
+        assert len(placed) == 1  # the letters once above, and again below the board
+        rows = [t for t in edge if t.tag == f"{SVG}text"]
+        assert [t.text for t in rows] == [str(n) for n in range(1, 10) for _ in "lr"]
+        left, top, width, height = numbers(root.get("viewBox"))
+        boxes = []
+        for n, text in enumerate(rows):
+            row, side = divmod(n, 2)
+            x, y = float(text.get("x")), float(text.get("y"))
+            assert y == pytest.approx(hex_center(row * 12 + 11 * side)[1], abs=0.05)
+            assert (x < 0) if side == 0 else (x > WIDTH)
+            boxes.append((x - 2.5, y - 3, x + 2.5, y + 3))
+        for text in letters:
+            for y in (float(text.get("y")), float(text.get("y")) + placed[0]):
+                assert top <= y - 3 and y + 3 <= top + height
+                assert y + 3 < 0 or y - 3 > hex_center(107)[1] + 8.7  # above or below every hex
+        for box, said, _ in labels(root):
+            assert not any(overlap(box, row) for row in boxes), said
+        for box in boxes:
+            assert left <= box[0] and box[2] <= left + width
+
+
+def test_every_hex_carries_its_name_for_the_pages_script():
+    board, _, _ = next(random_boards(1))
+    named = parse(board_svg(board, title="t", coordinates=True, hex_href="?hex={}", css_class="play-map"))
+    assert [a.find(f"{SVG}use").get("data-hex") for a in named.iter(f"{SVG}a")] == [hex_name(i) for i in range(HEX_COUNT)]
+    picture = parse(board_svg(board, title="t", coordinates=True, css_class="play-map"))
+    assert [u.get("data-hex") for u in picture if u.tag == f"{SVG}use"] == [hex_name(i) for i in range(HEX_COUNT)]
+    assert "data-hex" not in board_svg(board, title="t", hex_href="?hex={}", css_class="seat-map")
+
+
+PERSIAN = "۰۱۲۳۴۵۶۷۸۹"
+
+
+def test_numbers_on_the_board_take_the_readers_digits():
+    board, _, _ = next(random_boards(1))
+    svg = board_svg(board, title="t", coordinates=True, numbered=True, digits=PERSIAN, css_class="play-map",
+                    overlay=piece_marks((1 << 5,) * 5, (0, 1 << 7), digits=PERSIAN))
+    texts = [t.text for t in parse(svg).iter(f"{SVG}text")]
+    numerals = [t for t in texts if t and any(c.isdigit() for c in t)]
+    assert numerals and not any(c in "0123456789" for t in numerals for c in t)
+    assert {"۱", "۵", "۹"} <= set(texts)  # rows, seats
+
+
+def test_five_pieces_on_one_hex_keep_apart_and_keep_their_numbers_clear():
+    svg = piece_marks(tuple(1 << 40 for _ in range(4)) + (0,), (0, 0, 0, 0, 1 << 40))
+    root = parse(f'<svg xmlns="http://www.w3.org/2000/svg">{svg}</svg>')
+    discs = [(float(c.get("cx")), float(c.get("cy")), float(c.get("r"))) for c in root.iter(f"{SVG}circle")
+             if c.get("class") is None]
+    assert len(discs) == 4
+    cube = next(root.iter(f"{SVG}rect"))
+    left, top, side = float(cube.get("x")), float(cube.get("y")), float(cube.get("width"))
+    x0, y0 = hex_center(40)
+    for n, (x, y, r) in enumerate(discs):
+        for other in discs[n + 1:]:
+            assert math.dist((x, y), other[:2]) >= 2 * r  # no disc covers another
+        assert r >= DISC_RADIUS and math.dist((x, y), (x0, y0)) + r <= 10  # inside the hex's corners' circle
+        # The number, at the disc's centre, is never under the cube.
+        assert not (left - 1 < x < left + side + 1 and top - 1 < y < top + side + 1)
+    five = [(x0 + dx, y0 + dy) for dx, dy in _DISC_SPOTS]
+    assert min(math.dist(a, b) for a, b in itertools.combinations(five, 2)) >= 2 * DISC_RADIUS
+
+
+def css_rules(path: str) -> dict[str, str]:
+    text = re.sub(r"/\*.*?\*/", "", (REPO / path).read_text(), flags=re.S)
+    return {selector.strip(): body for selector, body in re.findall(r"([^{}]+)\{([^{}]*)\}", text)}
+
+
+def test_the_rings_wear_no_seats_colour():
+    play, board = css_rules("static/play.css"), css_rules("static/cryptid/board.css")
+    seat_colours = {re.search(r"fill: (#\w+)", body).group(1) for selector, body in play.items() if re.match(r"\.p\d circle", selector)}
+    assert len(seat_colours) == 5
+    for ring in ("circle.selected", "circle.last-move"):
+        colours = set(re.findall(r"#\w+", board[ring]))
+        assert colours and colours <= {"#fff", "#000", "#111"} and not colours & seat_colours, ring
