@@ -84,10 +84,11 @@ def reveal_context(game: Game) -> dict:
         "game": game,
         "clues": clues,
         "hint": hint_text(game.hint, gettext),
-        "tile_hint": tile_hint_text(*game.habitat_tile(), gettext),
+        "tile_hint": local_digits(tile_hint_text(*game.habitat_tile(), gettext)),
         # Row, column and terrain apart, for the reveal's own whole sentence.
         "habitat": {"row": row + 1, "col": col + 1, "terrain": gettext(TERRAIN_NAMES[game.board.cell(game.habitat)[0]])},
         "diagram": setup_diagram(game, habitat=game.habitat),
+        "letters": map_letters(),  # for the map's key
     }
 
 

@@ -56,3 +56,12 @@ def test_persian_pages_show_numbers_in_persian_digits(client, table):
     client.set_cookie("lang", "en")
     english = client.get(table[0]).get_data(as_text=True)
     assert not any(digit in english for digit in PERSIAN_DIGITS)
+
+
+def test_the_reveal_map_has_its_key(client):
+    from tests.web.cryptid.test_pages import CODE, host
+
+    client.post(host(client, CODE) + "/unlock/reveal", data={"reveal-agree": "y"})
+    page = client.get(f"/games/{CODE}/reveal").get_data(as_text=True)
+    key = re.search(r'<figure class="diagram reveal-map">.*?</figure>', page, re.S).group(0)
+    assert 'aria-label="Map key"' in key and "bear territory" in key and "standing stone" in key
