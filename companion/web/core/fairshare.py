@@ -53,11 +53,16 @@ class Shares:
     @contextmanager
     def holding(self, kind: str, address: str, limit: int):
         if not self.take(kind, address, limit):
-            abort(429)
+            _refuse()
         try:
             yield
         finally:
             self.give_back(kind, address)
+
+
+def _refuse() -> None:
+    g.full_share = True
+    abort(429)
 
 
 def _has_body() -> bool:
@@ -68,8 +73,7 @@ def _take_share() -> None:
     shares: Shares = current_app.extensions["companion.fair_share"]
     address = request.remote_addr or "unknown"
     if not shares.take("requests", address, current_app.config["REQUESTS_PER_ADDRESS"]):
-        g.full_share = True
-        abort(429)
+        _refuse()
     g.share_address = address
     if _has_body():
         with shares.holding("bodies", address, current_app.config["BODIES_PER_ADDRESS"]):
