@@ -134,6 +134,17 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
         "(default: off; 1000 is the target)",
     )
 
+    load.add_argument(
+        "--abuse", choices=("held", "slow", "reconnect"),
+        help="instead: one client from an address of its own tries to stop everyone else (held: 3,000 held live "
+        "updates; slow: 2,500 bodies sent a byte a second; reconnect: live updates dropped and opened again, 200 a "
+        "second) while a table plays; reports the other users' latencies and failures (default: off)",
+    )
+    load.add_argument(
+        "--connections", type=_at_least(1), metavar="N",
+        help="with --abuse: the attacker's connections (or new ones a second, for reconnect) (default: as above)",
+    )
+
     fuzz = command(
         "fuzz", "Send junk requests to every route of a running site (every method, genuine tokens, deep and "
         "wrongly typed JSON) and report any server error (5xx).", _run_fuzz,
@@ -242,7 +253,11 @@ def _run_bench(args) -> int:
 
 
 def _run_load(args) -> int:
-    if args.hold:
+    if args.abuse:
+        from .load.abuse import run_abuse
+
+        result = run_abuse(args.abuse, args.seconds, args.url, args.connections)
+    elif args.hold:
         from .load.held_updates import run_held_updates
 
         result = run_held_updates(args.hold, args.seconds, args.url)

@@ -93,6 +93,8 @@ def serve(
     public_url = environment_settings().get("PUBLIC_URL")
     instance = instance_folder()
     secret_key(instance)  # made (or refused) here, once, before any worker reads it
+    # One client address may hold at most half of a worker's threads (core/fairshare.py), whatever --threads says.
+    os.environ.setdefault("COMPANION_REQUESTS_PER_ADDRESS", str(max(1, threads // 2)))
     site = create_app() if server == "waitress" else None  # granian's workers each build their own
     listener = listen(host, port, accept=server == "waitress")  # granian opens its own sockets
     print(banner(host, port, public_url, lan_address(), server, workers, threads, str(instance)), flush=True)
