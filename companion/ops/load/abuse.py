@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 
 from ..measure import machine_line, summarize
 from . import (
+    RATE_LIMITS,
     Client,
     Schedule,
     Site,
@@ -33,6 +34,7 @@ from . import (
     run_together,
     server_under_load,
 )
+from .held_updates import other_user
 from .refereed_tables import Phone, deal
 
 ATTACKER = "127.0.0.66"
@@ -123,15 +125,6 @@ class Attacker:
             self._close(selector, key.fileobj)
 
 
-def _other_user(site: Site, url: str, schedule: Schedule, probes: Tally) -> None:
-    """Someone at another table: opens their seat page and reads their seat's state, twice a second."""
-    phone = Phone(site, url, probes)
-    while schedule.running():
-        phone.client.request("GET", urlsplit(url).path)
-        phone.state()
-        time.sleep(0.5)
-
-
 def _mover(site: Site, table: dict, schedule: Schedule, probes: Tally) -> None:
     """That table's seats, through their phones: a move (a name) a second, each answer timed."""
     phones = [Phone(site, seat["url"], probes) for seat in table["seats"]]
@@ -147,7 +140,7 @@ def run_abuse(kind: str, seconds: float = 60, url: str | None = None, count: int
     print(machine_line(), flush=True)
     count = count or ATTACKS[kind]
     tally, probes = Tally(), Tally()
-    with server_under_load(url) as site:
+    with server_under_load(url, RATE_LIMITS) as site:  # its per-address share as shipped
         others = deal(Client(site, tally), 5, advanced=False)
         attacker_client = Client(site, tally)
         attacker_client.connection.source_address = (ATTACKER, 0)
@@ -160,7 +153,7 @@ def run_abuse(kind: str, seconds: float = 60, url: str | None = None, count: int
         attacker = Attacker(site, kind, count, f"/api/seats/{seat}/play?wait={version}", schedule)
         urls = [s["url"] for s in others["seats"]]
         run_together([attacker.run, partial(_mover, site, others, schedule, probes)]
-                     + [partial(_other_user, site, u, schedule, probes) for u in urls])
+                     + [partial(other_user, site, u, schedule, probes) for u in urls])
     seen = summarize(probes.latencies)
     result = {"attack": kind, "count": count, "seconds": seconds, "attacker_peak": attacker.peak,
               "attacker_statuses": dict(attacker.statuses), "errors": len(probes.errors),

@@ -4,10 +4,10 @@ Every request in progress holds a thread until it is answered; a live update hol
 (or one script on the same Wi-Fi) opening thousands of them, or sending bodies a byte at a time, must not take
 every thread from everyone else. Per process and per client address (the phone's, behind a trusted proxy):
 
-- at most REQUESTS_PER_ADDRESS requests in progress at once. The default, 500, is about half of a worker's
-  threads (1,064 under `serve`) and still holds a convention behind one NAT: 500 phones holding a live update per
-  worker process, which the kernel spreads evenly (1,000 phones on a 2-core machine). An address over it gets a
-  429 at once, its connection closed;
+- at most REQUESTS_PER_ADDRESS requests in progress at once: `serve` sets half of a worker's threads (532 of
+  1,064 by default), 500 elsewhere. That still holds a convention behind one NAT: 532 phones holding a live
+  update per worker process, which the kernel spreads evenly (1,064 phones on a 2-core machine). An address
+  over it gets a 429 at once, its connection closed;
 - at most BODIES_PER_ADDRESS request bodies being read at once. A phone's body (a form, a move) arrives with its
   headers and is read in microseconds, so even a busy NAT has a few at once; a body that trickles in holds its
   thread as long as the client likes (granian reads the whole body before the site sees a byte of it, and has
