@@ -73,7 +73,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
 
     compression.init_app(app)  # first, so that it sees every response last
-    fairshare.init_app(app)  # before CSRF, which reads forms: the share is counted before any body is read
+    fairshare.init_app(app)  # wraps the site before security's proxy fix wraps it, so it counts phones' addresses
     csrf.init_app(app)
     games = game_packages()  # imported before the database starts, so that their tables are created with it
 

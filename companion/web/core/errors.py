@@ -12,12 +12,12 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .db import db
-from .fairshare import RETRY_SECONDS, full_share
 from .tokens import redact
 
 # The database is down, restarting, or every connection is busy: nothing is lost, and asking again shortly works.
 DATABASE_UNAVAILABLE = (OperationalError, InterfaceError, PoolTimeout)
 DATABASE_RETRY_SECONDS = 5
+RETRY_SECONDS = 5  # a 429's Retry-After when its limit gives none: about when a held live update answers
 
 MESSAGES = {
     400: _l("That request did not make sense to the companion."),
@@ -59,7 +59,7 @@ def _http_error(error: HTTPException):
     response = current_app.make_response(
         error_response(status, MESSAGES.get(status, MESSAGES[400] if status < 500 else MESSAGES[500]))
     )
-    if status == 413 or (status == 429 and full_share()):
+    if status == 413:
         # The body was not read (or not whole): the next request on this connection would start inside it.
         response.headers["Connection"] = "close"
     if status == 429:

@@ -14,20 +14,28 @@ every thread from everyone else. Per process and per client address (the phone's
   no timeout for it), so one address gets this many such threads and no more. Behind nginx
   (`client_body_timeout`) slow bodies never reach the site at all.
 
-The body is read here, before anything else of the site touches the request (CSRF checks read forms), so the
-cap sees every body. Counts live in the process's memory: each process protects its own threads.
+Both are checked around the site (WSGI middleware, inside the trusted proxy's fix of the address), so a refusal
+costs next to nothing: a flood of them must not starve the others either. Its message is in the phone's
+language, made once per language. The body is read here, before anything of the site touches the request.
+Counts live in the process's memory: each process protects its own threads.
 """
 
 from __future__ import annotations
 
+import io
+import json
 import threading
 from collections import Counter
-from contextlib import contextmanager
+from html import escape
 
-from flask import Flask, abort, current_app, g, request
+from flask import Flask
+from werkzeug.wrappers import Request
+
+from .config import MAX_REQUEST_BODY
+from .errors import MESSAGES, RETRY_SECONDS
+from .i18n import language_of
 
 DEFAULTS = {"REQUESTS_PER_ADDRESS": 500, "BODIES_PER_ADDRESS": 16}
-RETRY_SECONDS = 5  # the Retry-After of a 429 for a full share: about when held live updates start to answer
 
 
 class Shares:
@@ -50,51 +58,80 @@ class Shares:
             if not self.counts[kind, address]:
                 del self.counts[kind, address]
 
-    @contextmanager
-    def holding(self, kind: str, address: str, limit: int):
-        if not self.take(kind, address, limit):
-            _refuse()
+
+class FairShare:
+    """WSGI middleware around the site: per client address, its requests in progress and its bodies being read."""
+
+    def __init__(self, app: Flask, site) -> None:
+        self.app, self.site = app, site
+        self.shares = Shares()
+        self.refusals: dict[tuple[str, bool], bytes] = {}  # (language, JSON?) -> the 429's body, made once
+
+    def __call__(self, environ: dict, start_response):
+        address = environ.get("REMOTE_ADDR") or "unknown"
+        config = self.app.config
+        if not self.shares.take("requests", address, config["REQUESTS_PER_ADDRESS"]):
+            return self.refuse(environ, start_response)
         try:
-            yield
+            if _has_body(environ):
+                if not self.shares.take("bodies", address, config["BODIES_PER_ADDRESS"]):
+                    self.shares.give_back("requests", address)
+                    return self.refuse(environ, start_response)
+                try:
+                    _read_body(environ)
+                finally:
+                    self.shares.give_back("bodies", address)
+            # The site's answers are made whole before they are returned (it streams none): the thread is free then.
+            return self.site(environ, start_response)
         finally:
-            self.give_back(kind, address)
+            self.shares.give_back("requests", address)
+
+    def refuse(self, environ: dict, start_response):
+        """A 429 at once, in the phone's language, closing the connection (its body, if any, is never read)."""
+        asking = Request(environ)
+        api = asking.path.startswith("/api/")
+        key = (language_of(asking), api)
+        if key not in self.refusals:
+            self.refusals[key] = self._refusal(*key)
+        start_response("429 Too Many Requests", [
+            ("Content-Type", "application/json" if api else "text/html; charset=utf-8"),
+            ("Content-Length", str(len(self.refusals[key]))),
+            ("Retry-After", str(RETRY_SECONDS)),
+            ("Connection", "close"),
+            ("Cache-Control", "no-store"),
+            ("X-Content-Type-Options", "nosniff"),
+            ("Content-Security-Policy", "default-src 'none'"),
+        ])
+        return [self.refusals[key]]
+
+    def _refusal(self, language: str, api: bool) -> bytes:
+        with self.app.test_request_context(headers={"Accept-Language": language}):
+            message = str(MESSAGES[429])
+        if api:
+            return json.dumps({"error": message, "status": 429}).encode()
+        return (f'<!doctype html><html lang="{language}"><meta charset="utf-8">'
+                f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>429</title>'
+                f"<p>{escape(message)}</p></html>").encode()
 
 
-def _refuse() -> None:
-    g.full_share = True
-    abort(429)
+def _has_body(environ: dict) -> bool:
+    return environ.get("CONTENT_LENGTH", "") not in ("", "0") or "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
 
 
-def _has_body() -> bool:
-    return bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
-
-
-def _take_share() -> None:
-    shares: Shares = current_app.extensions["companion.fair_share"]
-    address = request.remote_addr or "unknown"
-    if not shares.take("requests", address, current_app.config["REQUESTS_PER_ADDRESS"]):
-        _refuse()
-    g.share_address = address
-    if _has_body():
-        with shares.holding("bodies", address, current_app.config["BODIES_PER_ADDRESS"]):
-            request.get_data(cache=True)  # 413 beyond MAX_CONTENT_LENGTH, read no further
-
-
-def _give_back(error: BaseException | None) -> None:
-    address = g.pop("share_address", None)
-    if address is not None:
-        current_app.extensions["companion.fair_share"].give_back("requests", address)
-
-
-def full_share() -> bool:
-    """Whether this request was refused because its address already holds its share (then it says when to retry)."""
-    return bool(g.get("full_share"))
+def _read_body(environ: dict) -> None:
+    """Read the body now (all of it, up to the site's limit), so that nothing later waits on the client. A body
+    over the limit is left unread: the site answers 413 from its length, and the connection is closed."""
+    length = environ.get("CONTENT_LENGTH", "")
+    if length.isdigit() and int(length) > MAX_REQUEST_BODY:
+        return
+    wanted = int(length) if length.isdigit() else MAX_REQUEST_BODY + 1
+    environ["wsgi.input"] = io.BytesIO(environ["wsgi.input"].read(wanted))
+    environ["wsgi.input_terminated"] = not length.isdigit()
 
 
 def init_app(app: Flask) -> None:
-    """Call before anything else that reads the request (CSRF): before_request functions run in order."""
+    """Wrap the site; call before the proxy fix wraps it in turn, so that the address counted is the phone's."""
     for name, value in DEFAULTS.items():
         app.config.setdefault(name, value)
-    app.extensions["companion.fair_share"] = Shares()
-    app.before_request(_take_share)
-    app.teardown_request(_give_back)
+    app.wsgi_app = FairShare(app, app.wsgi_app)
+    app.extensions["companion.fair_share"] = app.wsgi_app.shares
