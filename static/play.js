@@ -29,6 +29,11 @@ function swapPlay(html) {
   }
 }
 
+function retryAfter(response) {
+  const seconds = Number(response.headers.get("Retry-After"));
+  return (seconds > 0 && seconds < 600 ? seconds : 3) * 1000;
+}
+
 async function followPlay() {
   // One waiting request at a time; on errors (offline, asleep) wait a little and ask again with the version.
   for (;;) {
@@ -45,7 +50,8 @@ async function followPlay() {
       // answer would undo the tap, so drop it; the next request asks again from the new step.
       const moved = document.getElementById("play")?.dataset.live !== asked;
       if (response.status === 200 && !moved) swapPlay(text);
-      else if (response.status !== 304 && !moved) await new Promise((r) => setTimeout(r, 3000));
+      // Busy (429) or its database away (503): ask again when the server says (Retry-After, seconds), else in 3 s.
+      else if (response.status !== 304 && !moved) await new Promise((r) => setTimeout(r, retryAfter(response)));
     } catch (error) {
       await new Promise((r) => setTimeout(r, 2000));
     }

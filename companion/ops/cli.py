@@ -134,6 +134,32 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
         "(default: off; 1000 is the target)",
     )
 
+    load.add_argument(
+        "--abuse", choices=("held", "slow", "reconnect"),
+        help="instead: one client from an address of its own tries to stop everyone else (held: 3,000 held live "
+        "updates; slow: 2,500 bodies sent a byte a second; reconnect: live updates dropped and opened again, 200 a "
+        "second) while a table plays; reports the other users' latencies and failures (default: off)",
+    )
+    load.add_argument(
+        "--connections", type=_at_least(1), metavar="N",
+        help="with --abuse: the attacker's connections (or new ones a second, for reconnect) (default: as above)",
+    )
+
+    fuzz = command(
+        "fuzz", "Send junk requests to every route of a running site (every method, genuine tokens, deep and "
+        "wrongly typed JSON) and report any server error (5xx).", _run_fuzz,
+    )
+    fuzz.add_argument("url", metavar="URL", help="the running site, such as http://127.0.0.1:5000")
+    fuzz.add_argument(
+        "--requests", type=_at_least(1), default=20_000, metavar="N", help="how many (default: %(default)s)"
+    )
+    fuzz.add_argument("--seed", type=int, default=1, metavar="S", help="the same seed sends the same requests "
+                      "(default: %(default)s)")
+    fuzz.add_argument(
+        "--connections", type=_at_least(1), default=8, metavar="C", help="sent over C connections at once "
+        "(default: %(default)s)"
+    )
+
     purge = command("purge", "Delete the votes and unlocks of games idle for longer than --days.", _run_purge)
     purge.add_argument(
         "--days", type=_at_least(0), metavar="D",
@@ -227,7 +253,11 @@ def _run_bench(args) -> int:
 
 
 def _run_load(args) -> int:
-    if args.hold:
+    if args.abuse:
+        from .load.abuse import run_abuse
+
+        result = run_abuse(args.abuse, args.seconds, args.url, args.connections)
+    elif args.hold:
         from .load.held_updates import run_held_updates
 
         result = run_held_updates(args.hold, args.seconds, args.url)
@@ -240,6 +270,13 @@ def _run_load(args) -> int:
 
         result = run_box_tables(args.tables, args.phones, args.seconds, args.url)
     return 1 if result["errors"] else 0
+
+
+def _run_fuzz(args) -> int:
+    from .fuzz import run_fuzz
+
+    result = run_fuzz(args.url, args.requests, args.seed, args.connections)
+    return 1 if result["server_errors"] or result["failures"] else 0
 
 
 def _run_purge(args) -> int:

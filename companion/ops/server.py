@@ -16,8 +16,11 @@ import errno
 import ipaddress
 import os
 import select
+import signal
 import socket
 import sys
+import threading
+import time
 from importlib.util import find_spec
 from typing import TYPE_CHECKING
 
@@ -93,6 +96,8 @@ def serve(
     public_url = environment_settings().get("PUBLIC_URL")
     instance = instance_folder()
     secret_key(instance)  # made (or refused) here, once, before any worker reads it
+    # One client address may hold at most half of a worker's threads (core/fairshare.py), whatever --threads says.
+    os.environ.setdefault("COMPANION_REQUESTS_PER_ADDRESS", str(max(1, threads // 2)))
     site = create_app() if server == "waitress" else None  # granian's workers each build their own
     listener = listen(host, port, accept=server == "waitress")  # granian opens its own sockets
     print(banner(host, port, public_url, lan_address(), server, workers, threads, str(instance)), flush=True)
@@ -204,7 +209,7 @@ def _run_granian(listener: socket.socket, workers: int, threads: int) -> None:
     listener.close()  # granian binds the port again at once (on Linux, one socket per worker)
     logging.getLogger("_granian").addFilter(_QuietAboutThreads())
     Granian(
-        "companion.web.core.app:create_app",
+        "companion.ops.server:worker_site",
         factory=True,
         interface=Interfaces.WSGI,
         address=address,
@@ -223,6 +228,35 @@ def _run_granian(listener: socket.socket, workers: int, threads: int) -> None:
         workers_kill_timeout=STOP_SECONDS,
         log_level=LogLevels.warning,
     ).serve()
+
+
+def worker_site() -> Flask:
+    """What each granian worker serves: the site, in a process that leaves when `serve`'s main process does,
+    even when that one is killed outright (SIGKILL: no handler of its own can tell the workers), so that a
+    restart finds the port free."""
+    _leave_with_parent()
+    from companion.web.core.app import create_app
+
+    return create_app()
+
+
+def _leave_with_parent() -> None:
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        PR_SET_PDEATHSIG = 1
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the kernel does it at once
+        if os.getppid() != parent:  # the parent died before the line above
+            os._exit(1)
+        return
+
+    def watch() -> None:  # macOS: no such signal; look for the parent every second
+        while os.getppid() == parent:
+            time.sleep(1)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 class _QuietAboutThreads:

@@ -75,7 +75,8 @@ def proxied(tmp_path):
     site = (shipped.replace("server 127.0.0.1:5001;", f"server 127.0.0.1:{backends[0]};")
             .replace("server 127.0.0.1:5002;", f"server 127.0.0.1:{backends[1]};")
             .replace("listen 80;", f"listen 127.0.0.1:{listen};")
-            .replace("/var/log/nginx/cryptid-companion.log cryptid_redacted", f"{log} cryptid_test"))
+            .replace("/var/log/nginx/cryptid-companion.log cryptid_redacted", f"{log} cryptid_test")
+            .replace("/var/log/nginx/cryptid-companion.error.log", str(tmp_path / "site-error.log")))
     assert site.count(str(backends[0])) == 1 and str(log) in site, "the shipped configuration changed shape"
     (tmp_path / "nginx.conf").write_text(
         f"daemon off; pid {tmp_path}/nginx.pid; error_log {tmp_path}/error.log; worker_processes 1;\n"
@@ -83,6 +84,7 @@ def proxied(tmp_path):
         f"http {{ client_body_temp_path {tmp_path}/body; proxy_temp_path {tmp_path}/proxy;"
         f" fastcgi_temp_path {tmp_path}/fcgi; uwsgi_temp_path {tmp_path}/uwsgi; scgi_temp_path {tmp_path}/scgi;\n"
         "log_format cryptid_test '$upstream_addr \"$request_method $cryptid_loggable_uri\" $status';\n"
+
         f"{site}\n}}\n"
     )
     try:
@@ -92,7 +94,7 @@ def proxied(tmp_path):
                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
             _wait_for_port(listen, proxy)
-            yield f"http://127.0.0.1:{listen}", log, backends
+            yield f"http://127.0.0.1:{listen}", log, backends, processes
         finally:
             proxy.terminate()
             proxy.wait(timeout=10)
@@ -127,7 +129,7 @@ class Browser:
 
 
 def test_a_refereed_game_and_a_vote_through_nginx_and_two_back_ends(proxied):
-    base, log, backends = proxied
+    base, log, backends, _ = proxied
     host = Browser(base)
     status, text = host.call("POST", "/api/tables", {"players": 3, "advanced": False})
     assert status == 201
@@ -189,3 +191,53 @@ def test_a_refereed_game_and_a_vote_through_nginx_and_two_back_ends(proxied):
         assert f"127.0.0.1:{port}" in served, "both back ends served the game"
     for token in seats:
         assert token not in served, "a seat token reached the proxy's log"
+
+
+TOKEN_LINK = re.compile(r"/(?:s|h|decrypto/[hpj])/([A-Za-z0-9._-]{8,64})")
+
+
+def _csrf(page: str) -> str:
+    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+
+
+def test_the_logs_hold_no_token_after_a_game_of_each_kind(proxied, tmp_path):
+    """A refereed Cryptid game, a box game and a Decrypto table through nginx, with every page, live update,
+    help link (?back=), language switch (?next=) and error a phone may ask for; then a back end goes down. No
+    token is in the access log or the error logs, and the access log still says what was asked."""
+    base, log, _, processes = proxied
+    host = Browser(base)
+    tokens: set[str] = set()
+    status, text = host.call("POST", "/api/tables", {"players": 3, "advanced": False})
+    assert status == 201
+    tokens |= set(TOKEN_LINK.findall(text))
+    status, page = host.call("GET", "/")
+    status, page = host.call("POST", "/", form={"players": 4, "how": "box", "csrf_token": _csrf(page)})
+    assert status == 200
+    tokens |= set(TOKEN_LINK.findall(page))
+    status, page = host.call("GET", "/decrypto/new")
+    status, page = host.call("POST", "/decrypto/new", form={"white": 2, "black": 2, "keywords": "site", "language": "en",
+                                                             "csrf_token": _csrf(page)})
+    assert status == 200
+    decrypto = set(TOKEN_LINK.findall(page))
+    assert decrypto
+    tokens |= decrypto
+    for token in sorted(tokens):
+        for kind in ("s", "h", "decrypto/h", "decrypto/p", "decrypto/j"):
+            host.call("GET", f"/{kind}/{token}")
+            host.call("GET", f"/{kind}/{token}/live")
+        host.call("GET", f"/api/seats/{token}/play")
+        host.call("DELETE", f"/s/{token}")  # 405
+        host.call("GET", f"/help/setup?back=/s/{token}")
+        host.call("GET", f"/language?lang=el&next=/s/{token}")
+        host.call("GET", f"/games/X?next=/h/{token}&back=/s/{token}")
+    processes[0].terminate()  # a back end goes away: nginx sends everything to the other one
+    processes[0].wait(timeout=40)
+    for token in sorted(tokens)[:4]:
+        host.call("GET", f"/s/{token}")
+        host.call("GET", f"/decrypto/p/{token}")
+    logged = log.read_text()
+    errors = "".join(path.read_text() for path in tmp_path.glob("*error.log"))
+    assert "/s/<token>" in logged and "/decrypto/h/<token>" in logged and "/help/setup?<query with a link>" in logged
+    for token in tokens:
+        assert token not in logged, "a token reached the proxy's access log"
+        assert token not in errors, "a token reached the proxy's error log"

@@ -7,6 +7,7 @@ import re
 import socket
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -135,3 +136,62 @@ def test_worker_processes_share_one_secret_key(tmp_path):
             pages.add(tuple(re.findall(r'class="seat-link"[^>]*>([^<]+)<', response.read().decode())))
             connection.close()
     assert len(pages) == 1 and len(next(iter(pages))) == GOLDEN[0]["players"]
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (Linux's /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = open(f"/proc/{entry}/stat").read()
+            except OSError:
+                continue
+            if int(stat.rpartition(")")[2].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = open(f"/proc/{pid}/stat").read().rpartition(")")[2].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.slow
+@needs_granian
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_workers_leave_with_their_parent_and_the_port_is_free_again(tmp_path):
+    """Killing only serve's main process (SIGKILL: nothing of its own can react) takes its workers with it, so
+    that the next serve on the same port starts, and the workers of that one answer."""
+    port = free_port()
+    command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port),
+               "--workers", "2", "--threads", "4"]
+    environment = dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path))
+    main = subprocess.Popen(command, cwd=REPO, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        workers, hang = [], time.monotonic() + 120  # bounds a hang only
+        while len(workers) < 2 or _raw_status_or_none(port) != 200:
+            assert main.poll() is None and time.monotonic() < hang, "serve did not start"
+            workers = _children(main.pid)
+            time.sleep(0.1)
+        main.kill()
+        main.wait()
+        while any(_alive(worker) for worker in workers):  # they go at once
+            assert time.monotonic() < hang, "the workers outlived their parent"
+            time.sleep(0.05)
+    finally:
+        if main.poll() is None:
+            main.kill()
+            main.wait()
+    with running_server(command, port, cwd=REPO, env=environment):
+        assert _raw_status(port, b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n") == 200
+
+
+def _raw_status_or_none(port: int) -> int | None:
+    try:
+        return _raw_status(port, b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+    except OSError:
+        return None

@@ -32,10 +32,11 @@ from ..server import STOP_SECONDS
 ARRIVAL_SECONDS = 10.0  # tables sit down over the first seconds, as at a real game night
 # Every simulated host and phone comes from 127.0.0.1, where a real game night's phones each have an address
 # of their own: the server started for a load run counts per-address limits far higher.
-LOAD_LIMITS = {
+RATE_LIMITS = {
     "COMPANION_RATE_LIMIT_NEW_GAMES": "100000 per minute",
     "COMPANION_RATE_LIMIT_ACTIONS": "1000000 per minute",
 }
+LOAD_LIMITS = RATE_LIMITS | {"COMPANION_REQUESTS_PER_ADDRESS": "1000000"}  # a fair share as big as the server
 START_SECONDS = 60  # a busy machine (tests running beside it) can take half a minute to start the server
 # Longer than the server ever holds a live update (30 s), so only a stalled request times out.
 REQUEST_TIMEOUT_SECONDS = 60
@@ -171,14 +172,14 @@ class Client:
 
 
 @contextlib.contextmanager
-def server_under_load(url: str | None) -> Iterator[Site]:
+def server_under_load(url: str | None, limits: dict = LOAD_LIMITS) -> Iterator[Site]:
     """The site at `url`, refused unless it is http:// on this machine; without a url, `python -m companion
-    serve` on a free loopback port with LOAD_LIMITS, stopped when the run is over."""
+    serve` on a free loopback port with `limits` (LOAD_LIMITS), stopped when the run is over."""
     if url is not None:
         yield _loopback(url)
         return
     port = _free_port()
-    environment = dict(os.environ, COMPANION_INSTANCE_PATH=tempfile.mkdtemp(prefix="companion-load-"), **LOAD_LIMITS)
+    environment = dict(os.environ, COMPANION_INSTANCE_PATH=tempfile.mkdtemp(prefix="companion-load-"), **limits)
     server = subprocess.Popen(
         [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port)],
         env=environment,

@@ -74,7 +74,7 @@ def _mover(site: Site, table: dict, schedule: Schedule, tally: Tally, answered: 
             answered.append(answer.seconds)
 
 
-def _probe(site: Site, url: str, schedule: Schedule, probes: Tally) -> None:
+def other_user(site: Site, url: str, schedule: Schedule, probes: Tally) -> None:
     """Someone else at the site: opens a seat page and reads a seat's state now and then."""
     phone = Phone(site, url, probes)
     while schedule.running():
@@ -104,7 +104,7 @@ def run_held_updates(phones: int = 1000, seconds: float = 60, url: str | None = 
         run_together(
             [partial(_holder, site, u, schedule, tally, held, random.Random(rng.random())) for u in urls]
             + [partial(_mover, site, tables[0], schedule, tally, answered)]
-            + [partial(_probe, site, urls[-1], schedule, probes)]
+            + [partial(other_user, site, urls[-1], schedule, probes)]
         )
         elapsed = schedule.traffic_seconds()
     others, moves = summarize(probes.latencies), summarize(answered)

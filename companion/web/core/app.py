@@ -12,6 +12,7 @@ import pkgutil
 from types import ModuleType
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 
 from .config import (
     MAX_REQUEST_BODY,
@@ -39,6 +40,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     # Jinja's default template cache is an LRU under one lock, taken for every template a page renders or
     # imports; under load hundreds of threads queued on it. The site has a few dozen templates: a plain dict.
+    app.json = BoundedJSONProvider(app)
     app.jinja_options = {**app.jinja_options, "cache_size": -1}
     app.config.from_mapping(
         PUBLIC_URL=None,  # e.g. https://cryptid.example.org when phones reach the site through a proxy
@@ -62,6 +64,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         compression,
         db,
         errors,
+        fairshare,
         i18n,
         live,
         ratelimit,
@@ -70,6 +73,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
 
     compression.init_app(app)  # first, so that it sees every response last
+    fairshare.init_app(app)  # wraps the site before security's proxy fix wraps it, so it counts phones' addresses
     csrf.init_app(app)
     games = game_packages()  # imported before the database starts, so that their tables are created with it
 
@@ -84,6 +88,17 @@ def create_app(test_config: dict | None = None) -> Flask:
     for game in games:
         game.init_app(app)
     return app
+
+
+class BoundedJSONProvider(DefaultJSONProvider):
+    """Flask's JSON, where a body nested too deep to parse (a few kilobytes of brackets) is invalid JSON like any
+    other (ValueError: get_json answers 400 or None) rather than a RecursionError."""
+
+    def loads(self, s: str | bytes, **kwargs):
+        try:
+            return super().loads(s, **kwargs)
+        except RecursionError:
+            raise ValueError("JSON nested too deep") from None
 
 
 def game_packages() -> list[ModuleType]:

@@ -82,6 +82,20 @@ def _rate_limits(name: str, value: str) -> str:
     return value
 
 
+def _count(name: str, value: str) -> int:
+    if not (value.isascii() and value.isdigit() and int(value) >= 1):
+        raise ConfigurationError(f"{name} must be a whole number, at least 1, not {value!r}.")
+    return int(value)
+
+
+def _storage_uri(name: str, value: str) -> str:
+    if "://" not in value:
+        raise ConfigurationError(
+            f"{name} must be a storage address such as redis://localhost:6379 or companion-database://, not {value!r}."
+        )
+    return value.strip()
+
+
 # Each variable is parsed as its own type: Flask's from_prefixed_env would read a numeric key as a number.
 ENVIRONMENT_SETTINGS = {
     "PUBLIC_URL": _public_url,
@@ -89,6 +103,9 @@ ENVIRONMENT_SETTINGS = {
     "TRUST_PROXY": _proxies,
     "RATE_LIMIT_NEW_GAMES": _rate_limits,
     "RATE_LIMIT_ACTIONS": _rate_limits,
+    "REQUESTS_PER_ADDRESS": _count,
+    "BODIES_PER_ADDRESS": _count,
+    "RATE_LIMIT_STORAGE": _storage_uri,
 }
 
 

@@ -36,6 +36,9 @@ except ImportError:  # Windows
     fcntl = None
 
 
+POOL_SIZE, POOL_OVERFLOW = 5, 10  # a server database's connections per worker process (README: allow for them)
+
+
 class Base(DeclarativeBase):
     pass
 
@@ -110,8 +113,13 @@ def init_app(app: Flask) -> None:
         # Opening a SQLite connection (and setting its pragmas) costs more than a query: keep enough open for
         # the hundreds of threads of a busy worker, rather than opening and closing one per request.
         options = {"pool_size": 32, "max_overflow": 96}
+    elif url.startswith("sqlite"):
+        options = {}
     else:
-        options = {"pool_pre_ping": not url.startswith("sqlite")}
+        # Per worker process: 5 connections kept open, 10 more at peaks. Live updates wait without one (live.py),
+        # so only requests at work hold one, for milliseconds; a request that still finds none within 10 s is
+        # answered 503 with Retry-After (errors.py), and the phone asks again.
+        options = {"pool_pre_ping": True, "pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW, "pool_timeout": 10}
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", options)
     app.extensions["companion.write_turns"] = WriteTurns(_sqlite_file(url)) if url.startswith("sqlite") else None
     db.init_app(app)

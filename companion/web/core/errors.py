@@ -7,9 +7,17 @@ from html import escape
 from flask import Flask, current_app, jsonify, render_template, request
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from .db import db
 from .tokens import redact
+
+# The database is down, restarting, or every connection is busy: nothing is lost, and asking again shortly works.
+DATABASE_UNAVAILABLE = (OperationalError, InterfaceError, PoolTimeout)
+DATABASE_RETRY_SECONDS = 5
+RETRY_SECONDS = 5  # a 429's Retry-After when its limit gives none: about when a held live update answers
 
 MESSAGES = {
     400: _l("That request did not make sense to the companion."),
@@ -18,6 +26,7 @@ MESSAGES = {
     413: _l("That request was too large for the companion. Go back and try again."),
     429: _l("Too many requests from this network in a short time. Wait a minute, then try again."),
     500: _l("Something went wrong on the companion's side. Your game is safe: its code still gives the same game."),
+    503: _l("The companion cannot reach its database just now. Your game is safe: this page tries again by itself."),
 }
 
 
@@ -47,7 +56,27 @@ def error_response(status: int, message: str):
 
 def _http_error(error: HTTPException):
     status = error.code or 500
-    return error_response(status, MESSAGES.get(status, MESSAGES[400] if status < 500 else MESSAGES[500]))
+    response = current_app.make_response(
+        error_response(status, MESSAGES.get(status, MESSAGES[400] if status < 500 else MESSAGES[500]))
+    )
+    if status == 413:
+        # The body was not read (or not whole): the next request on this connection would start inside it.
+        response.headers["Connection"] = "close"
+    if status == 429:
+        response.headers.setdefault("Retry-After", str(RETRY_SECONDS))
+    return response
+
+
+def _database_unavailable(error: Exception):
+    """A database outage (or every pooled connection busy) is a 503 to ask again shortly, never a 500."""
+    try:
+        db.session.rollback()
+    except Exception:  # the connection is gone: the session starts afresh with the next request anyway
+        pass
+    current_app.logger.warning("database unavailable on %s: %s", redact(request.path), type(error).__name__)
+    response = current_app.make_response(error_response(503, MESSAGES[503]))
+    response.headers["Retry-After"] = str(DATABASE_RETRY_SECONDS)
+    return response
 
 
 def _csrf_error(error: CSRFError):
@@ -63,6 +92,8 @@ def _unexpected(error: Exception):
 
 def init_app(app: Flask) -> None:
     app.register_error_handler(CSRFError, _csrf_error)
+    for error in DATABASE_UNAVAILABLE:
+        app.register_error_handler(error, _database_unavailable)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(InternalServerError, _unexpected)
     app.register_error_handler(Exception, _unexpected)

@@ -44,10 +44,15 @@ bp = Blueprint("language", __name__)
 
 
 def select_locale() -> str:
-    chosen = request.cookies.get(COOKIE)
+    return language_of(request)
+
+
+def language_of(asking) -> str:
+    """The language for a request (Flask's or a bare werkzeug one): the phone's choice, else its browser's."""
+    chosen = asking.cookies.get(COOKIE)
     if chosen in LANGUAGES:
         return chosen
-    header = request.headers.get("Accept-Language", "")[:ACCEPT_LANGUAGE_PREFIX]
+    header = asking.headers.get("Accept-Language", "")[:ACCEPT_LANGUAGE_PREFIX]
     return parse_accept_header(header, LanguageAccept).best_match(list(LANGUAGES)) or "en"
 
 

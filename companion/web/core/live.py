@@ -110,6 +110,8 @@ def wait_for_change(code: str, known: str | None, current: Callable[[], str], se
             left = deadline - time.monotonic()
             if version != known or left <= 0:
                 return version
+            # Wait without a database connection: hundreds of phones may wait, a pool has a few connections.
+            db.session.commit()
             watcher.wait(code, stamp, left)
 
 

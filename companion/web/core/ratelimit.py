@@ -1,20 +1,32 @@
 """Rate limits per client address (Flask-Limiter): dealing games and acting at a table, generous enough for a
 whole game night behind one router, tight enough that one client cannot flood the database.
 
-Counts live in each server process's memory: with several worker processes a client may get up to that many
-times the limit, which still bounds it. Behind a reverse proxy, set COMPANION_TRUST_PROXY so that the address
-counted is the phone's, not the proxy's.
+Counts are kept once for the whole site, however many worker processes and machines serve it: by default in the
+site's own database (DatabaseStorage, a storage registered through limits' public Storage interface as
+`companion-database://`), or wherever COMPANION_RATE_LIMIT_STORAGE says (`redis://host:6379`, with the redis
+package installed; `companion-memory://` counts in each process's memory, each process then allowing the
+limit). Behind a reverse proxy, set COMPANION_TRUST_PROXY so that the address counted is the phone's, not the
+proxy's.
 """
 
 from __future__ import annotations
 
 import functools
 import threading
+import time
+from contextlib import nullcontext
 
 from flask import Flask, current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
-from limits.storage import MemoryStorage
+from limits.storage import MemoryStorage, Storage
+from sqlalchemy import Float, Integer, String, case, delete, select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .db import Base, db
 
 
 def _one_call_at_a_time(method):
@@ -51,8 +63,85 @@ class SerializedMemoryStorage(MemoryStorage):
     clear_sliding_window = _one_call_at_a_time(MemoryStorage.clear_sliding_window)
 
 
-STORAGE_URI = "companion-memory://"
-limiter = Limiter(key_func=get_remote_address, storage_uri=STORAGE_URI, default_limits=[], headers_enabled=True)
+class RateLimitCount(Base):
+    """One fixed window of one limit for one address: how many requests it counted and when the window ends."""
+
+    __tablename__ = "rate_limits"
+    key: Mapped[str] = mapped_column(String(255), primary_key=True)  # limit and address, as Flask-Limiter names it
+    count: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[float] = mapped_column(Float, index=True)  # seconds since the epoch
+
+
+class DatabaseStorage(Storage):
+    """limits' counts in the site's database (SQLite or PostgreSQL), so every process and machine counts against
+    the same numbers. Each count is one upsert in its own short transaction (on SQLite, taking its turn with the
+    site's other writers); a window that has ended starts again at the first count after it."""
+
+    STORAGE_SCHEME = ["companion-database"]
+
+    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options) -> None:
+        super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+
+    @property
+    def base_exceptions(self) -> type[Exception]:
+        return SQLAlchemyError
+
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        now = time.time()
+        table = RateLimitCount.__table__
+        engine = db.engine
+        insert = postgresql_insert if engine.dialect.name == "postgresql" else sqlite_insert
+        ended = table.c.expires_at <= now  # in the update, the stored row's values
+        counted = insert(table).values(key=key, count=amount, expires_at=now + expiry).on_conflict_do_update(
+            index_elements=[table.c.key],
+            set_={"count": case((ended, amount), else_=table.c.count + amount),
+                  "expires_at": case((ended, now + expiry), else_=table.c.expires_at)},
+        ).returning(table.c.count)
+        turns = current_app.extensions["companion.write_turns"]
+        with turns.turn() if turns else nullcontext(), engine.begin() as connection:
+            return connection.execute(counted).scalar_one()
+
+    def _window(self, key: str) -> tuple[int, float] | None:
+        with db.engine.connect() as connection:
+            row = connection.execute(select(RateLimitCount.count, RateLimitCount.expires_at).where(
+                RateLimitCount.key == key, RateLimitCount.expires_at > time.time())).first()
+        return tuple(row) if row else None
+
+    def get(self, key: str) -> int:
+        window = self._window(key)
+        return window[0] if window else 0
+
+    def get_expiry(self, key: str) -> float:
+        window = self._window(key)
+        return window[1] if window else time.time()
+
+    def check(self) -> bool:
+        try:
+            with db.engine.connect() as connection:
+                connection.execute(select(1))
+        except SQLAlchemyError:
+            return False
+        return True
+
+    def clear(self, key: str) -> None:
+        with db.engine.begin() as connection:
+            connection.execute(delete(RateLimitCount).where(RateLimitCount.key == key))
+
+    def reset(self) -> int | None:
+        with db.engine.begin() as connection:
+            return connection.execute(delete(RateLimitCount)).rowcount
+
+
+def forget_ended_windows() -> int:
+    """Delete the counts of windows that have ended (the hourly purge): an address seen once leaves no row."""
+    with db.engine.begin() as connection:
+        return connection.execute(delete(RateLimitCount).where(RateLimitCount.expires_at <= time.time())).rowcount
+
+
+STORAGE_URI = "companion-database://"
+MEMORY_STORAGE_URI = "companion-memory://"
+# The storage comes from each app's settings (RATELIMIT_STORAGE_URI), set in init_app below.
+limiter = Limiter(key_func=get_remote_address, default_limits=[], headers_enabled=True)
 
 
 @limiter.request_filter
@@ -85,4 +174,5 @@ def init_app(app: Flask) -> None:
     # Said outright: the limiter is one object for every app in the process, and without this an app would
     # inherit the switch of the app made before it (a benchmark's app turns limits off).
     app.config.setdefault("RATELIMIT_ENABLED", True)
+    app.config.setdefault("RATELIMIT_STORAGE_URI", app.config.get("RATE_LIMIT_STORAGE") or STORAGE_URI)
     limiter.init_app(app)

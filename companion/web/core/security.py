@@ -12,10 +12,14 @@ from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from .tokens import is_token_path
+
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
     "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
+# Over HTTPS, browsers remember for a year to come back over HTTPS only (not for other subdomains: the operator's).
+STRICT_TRANSPORT_SECURITY = "max-age=31536000"
 
 
 def mark_private() -> None:
@@ -27,7 +31,10 @@ def _headers(response: Response) -> Response:
     response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("X-Frame-Options", "DENY")
-    if g.get("private_response"):
+    if request.is_secure:
+        response.headers.setdefault("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY)
+    # Any answer under a token's path is private, errors included: a 404 or 405 page still has the token in its URL.
+    if g.get("private_response") or is_token_path(request.path):
         response.headers["Cache-Control"] = "no-store"
         response.headers["Referrer-Policy"] = "no-referrer"
     else:

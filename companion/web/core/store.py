@@ -25,6 +25,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 
 from .db import Base, MoveRecord, TableRecord, db, utcnow, writing
+from .ratelimit import forget_ended_windows
 
 T = TypeVar("T")
 
@@ -162,6 +163,7 @@ def purge_idle(days: int) -> int:
             if table is not tables and "code" in table.c:
                 connection.execute(delete(table).where(table.c.code.in_(idle)))
         removed = connection.execute(delete(TableRecord).where(TableRecord.last_activity < cutoff)).rowcount
+    forget_ended_windows()
     return removed
 
 

@@ -62,6 +62,11 @@ def redact(path: str) -> str:
     return _token_paths(current_app.url_map).sub(lambda m: f"{m.group(1)}<token>", path)
 
 
+def is_token_path(path: str) -> bool:
+    """Whether a route reads a <token> from this path (a seat's, a host's...), whatever the rest of it."""
+    return _token_paths(current_app.url_map).match(path) is not None
+
+
 @lru_cache(maxsize=8)
 def _token_paths(url_map: Map) -> re.Pattern:
     """What comes before a <token> in the site's routes (/s/, /decrypto/p/...), as one pattern."""

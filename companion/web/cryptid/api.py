@@ -140,7 +140,7 @@ def api_move(seat: int, data: dict) -> Move:
     Besides docs/cryptid-play.md's cube, ask, search and leave, a phone may send {"action": "name", "name": ...} and
     {"action": "vote_gone", "seat": S} (agree that seat S has vanished)."""
     action = data.get("action")
-    if action not in API_FIELDS:
+    if not isinstance(action, str) or action not in API_FIELDS:  # a list or an object cannot name an action
         raise BadJson(gettext('"action" must be one of: cube, ask, search, leave.'))
     extra = set(data) - API_FIELDS[action]
     if extra:

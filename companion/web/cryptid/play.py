@@ -8,13 +8,14 @@ clue's shading and choices, the host and the public see none. The fragment long-
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template, request, url_for
+from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import lazy_gettext
 
 from companion.cryptid import Game
 from companion.cryptid.hexgrid import ALL_HEXES, HEX_COUNT
 from companion.cryptid.play import (
     OVER,
+    PLAYER_COUNTS,
     Ask,
     Cube,
     HostGone,
@@ -188,7 +189,10 @@ def render_live(context: dict) -> str:
 
 
 def live_response(game: Game, make_context, seat: int | None):
-    """The live fragment, long-polled: waits while the phone's version (If-None-Match) is still current."""
+    """The live fragment, long-polled: waits while the phone's version (If-None-Match) is still current. A game
+    the site could never referee (2 players) has none: 404."""
+    if game.players not in PLAYER_COUNTS:
+        abort(404)
     return long_poll_response(game.code, lambda: load_play(game), lambda state: live_etag(state, seat),
                               lambda state: render_live(make_context(state)))
 

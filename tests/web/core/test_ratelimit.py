@@ -1,20 +1,38 @@
-"""The limiter's in-memory counts under requests that arrive at the same instant."""
+"""The limiter's counts: in the site's database by default, once for every process (two `serve` processes on one
+database count together), and the in-memory storage under requests that arrive at the same instant."""
 
 from __future__ import annotations
 
+import contextlib
+import http.client
+import json
+import os
 import sys
 import threading
 
+import pytest
 from limits.storage import storage_from_string
 
+from companion.ops.server import granian_available
 from companion.web.core.app import create_app
-from companion.web.core.ratelimit import STORAGE_URI, SerializedMemoryStorage, limiter
+from companion.web.core.db import Base, db
+from companion.web.core.ratelimit import (
+    MEMORY_STORAGE_URI,
+    DatabaseStorage,
+    SerializedMemoryStorage,
+    limiter,
+)
+from tests.helpers import REPO
+from tests.helpers.serving import free_port, running_server
 
 THREADS = 16
 ROUNDS = 400
 
 
-def test_the_site_counts_in_the_serialized_storage():
+def test_the_site_counts_in_its_database_unless_told_otherwise(monkeypatch):
+    create_app({"TESTING": True, "SECRET_KEY": "k" * 32})
+    assert isinstance(limiter.storage, DatabaseStorage)
+    monkeypatch.setenv("COMPANION_RATE_LIMIT_STORAGE", MEMORY_STORAGE_URI)
     create_app({"TESTING": True, "SECRET_KEY": "k" * 32})
     assert isinstance(limiter.storage, SerializedMemoryStorage)
 
@@ -24,7 +42,7 @@ def test_counts_at_the_same_instant_never_fail_and_are_all_kept(monkeypatch):
     ended, so all of them race to start the next one. With limits' own MemoryStorage (5.8) this fails in
     nearly every run: a count raises RuntimeError (the same timer started twice; HTTP 500 for a vote), or one
     timer is started twice in two threads, or counts are lost."""
-    storage = storage_from_string(STORAGE_URI)
+    storage = storage_from_string(MEMORY_STORAGE_URI)
     failures: list[BaseException] = []
     # A timer started twice concurrently fails inside its second new thread, not in the caller.
     monkeypatch.setattr(sys, "unraisablehook", lambda unraisable: failures.append(unraisable.exc_value))
@@ -56,3 +74,43 @@ def test_counts_at_the_same_instant_never_fail_and_are_all_kept(monkeypatch):
         sys.setswitchinterval(switch_interval)
     assert failures == []
     assert storage.get("phone") == THREADS * ROUNDS
+
+
+def test_database_counts_start_again_when_their_window_ends(fresh_database_app):
+    """The storage itself, on each database: counts add up within a window, a new window starts from 1."""
+    with fresh_database_app.app_context():
+        storage = DatabaseStorage()
+        assert [storage.incr("a", 60) for _ in range(3)] == [1, 2, 3]
+        assert storage.get("a") == 3 and storage.get("b") == 0
+        assert storage.incr("b", 0) == 1  # a window of no length: over at once
+        assert storage.incr("b", 60) == 1 and storage.get_expiry("b") > storage.get_expiry("nothing")
+        storage.clear("a")
+        assert storage.get("a") == 0
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not granian_available(), reason="granian runs on Linux and macOS here")
+def test_two_processes_count_one_limit_together(database_url, tmp_path):
+    """Two `serve` processes on one database (two workers each): 5 new games a minute from one address are 5 for
+    the whole site, wherever each request lands."""
+    if not database_url.startswith("sqlite"):
+        with create_app({"TESTING": True, "SECRET_KEY": "k" * 32, "SQLALCHEMY_DATABASE_URI": database_url}).app_context():
+            Base.metadata.drop_all(db.engine)
+    environment = dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path), COMPANION_RATE_LIMIT_NEW_GAMES="5 per minute",
+                       COMPANION_SECRET_KEY="t" * 40)
+    if not database_url.startswith("sqlite"):
+        environment["DATABASE_URL"] = database_url
+    ports = [free_port(), free_port()]
+    with contextlib.ExitStack() as servers:
+        for port in ports:
+            command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port),
+                       "--workers", "2", "--threads", "8"]
+            servers.enter_context(running_server(command, port, cwd=REPO, env=environment))
+        statuses = []
+        for attempt in range(12):
+            connection = http.client.HTTPConnection("127.0.0.1", ports[attempt % 2], timeout=30)
+            connection.request("POST", "/api/tables", body=json.dumps({"players": 3}),
+                               headers={"Content-Type": "application/json"})
+            statuses.append(connection.getresponse().status)
+            connection.close()
+    assert statuses.count(201) == 5 and statuses.count(429) == 7, statuses

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import re
 import time
 from urllib.parse import urlsplit
@@ -148,56 +147,6 @@ def test_votes_and_refereed_moves_are_rate_limited_but_reading_never_is(tmp_path
     moves = [client.post(move, json={"action": "name", "name": "Ann"}).status_code for _ in range(4)]
     assert 429 not in moves[:3] and moves[3] == 429  # each limited view counts on its own
     assert client.get(move).status_code == 200
-
-
-# Junk of every kind, sent at every route the site has. Nothing may answer 5xx.
-JUNK = [
-    "", "0", "-1", "99999999999999999999", "²", "１２", "\x00", "%00", "\r\nX-Injected: 1", "../../etc/passwd",
-    "<script>alert(1)</script>", "' OR 1=1 --", "ZZZZZ-ZZZZZ", CODE, CODE.lower(), "ρ" * 300, "😀" * 50, "a" * 5000,
-    "12345625037B0B3472", "hint", "tile", "reveal", "everything", "nonsense.token", "{}", "[]", "null",
-]
-HEADERS = [
-    {}, {"Accept-Language": "el"}, {"Accept-Language": "x;q=0.5," * 400}, {"Accept-Language": "\u00e9\u00e9;q=abc"},
-    {"Host": "a" * 70 + ".example"}, {"Host": "exa mple"}, {"Host": "[::1"}, {"If-None-Match": '"' + "x" * 3000 + '"'},
-    {"X-Requested-With": "fetch"}, {"Content-Type": "application/json"}, {"Cookie": "lang=" + "x" * 2000},
-    {"Cookie": "session=garbage.garbage.garbage"}, {"X-Forwarded-Proto": "https", "X-Forwarded-For": "1.2.3.4"},
-]
-
-
-def _fill(rule, rng: random.Random, app) -> str:
-    values = {}
-    for name in rule.arguments:
-        pick = rng.random()
-        if name == "token" and pick < 0.3:
-            values[name] = signed(app, host_token, CODE) if "host" in rule.endpoint else signed(app, seat_token, CODE, 2)
-        elif name == "code" and pick < 0.4:
-            values[name] = CODE
-        else:
-            values[name] = rng.choice(JUNK)
-    path = rule.rule
-    for name, value in values.items():
-        path = re.sub(rf"<(?:[^:>]+:)?{name}>", value.replace("/", "%2F").replace("?", "%3F").replace("#", "%23"), path)
-    return path
-
-
-@pytest.mark.slow
-def test_junk_requests_never_get_a_server_error(app):
-    app.config["RATELIMIT_ENABLED"] = False
-    client = app.test_client()
-    rng = random.Random(20261130)
-    rules = [rule for rule in app.url_map.iter_rules()]
-    seen = set()
-    for _ in range(2500):
-        rule = rng.choice(rules)
-        method = rng.choice(sorted(rule.methods - {"OPTIONS"}) + ["PUT", "DELETE", "PATCH"])
-        path = _fill(rule, rng, app)
-        query = rng.choice(["", "?hex=" + rng.choice(JUNK), "?next=" + rng.choice(JUNK), "?lang=" + rng.choice(JUNK) + "&next=/%0d%0a", "?code=" + rng.choice(JUNK)])
-        body = rng.choice([None, {"players": rng.choice(JUNK)}, {"seat": rng.choice(JUNK), "confirmed": "yes"}, b"\xff\xfe" * 50, "{" * 500, '{"action": "cube", "hex": {"row": "x"}}'])
-        headers = rng.choice(HEADERS)
-        response = client.open(path + query, method=method, data=body, headers=headers)
-        seen.add(response.status_code)
-        assert response.status_code < 500, (method, redact(path + query), headers, response.status_code)
-    assert {200, 400, 404} <= seen
 
 
 def test_a_host_name_label_too_long_for_dns_gets_a_clean_400(client):

@@ -1,0 +1,137 @@
+"""A fair share of each server process per client address: how many of its threads one address may hold at once.
+
+Every request in progress holds a thread until it is answered; a live update holds one for up to 25 s. One phone
+(or one script on the same Wi-Fi) opening thousands of them, or sending bodies a byte at a time, must not take
+every thread from everyone else. Per process and per client address (the phone's, behind a trusted proxy):
+
+- at most REQUESTS_PER_ADDRESS requests in progress at once: `serve` sets half of a worker's threads (532 of
+  1,064 by default), 500 elsewhere. That still holds a convention behind one NAT: 532 phones holding a live
+  update per worker process, which the kernel spreads evenly (1,064 phones on a 2-core machine). An address
+  over it gets a 429 at once, its connection closed;
+- at most BODIES_PER_ADDRESS request bodies being read at once. A phone's body (a form, a move) arrives with its
+  headers and is read in microseconds, so even a busy NAT has a few at once; a body that trickles in holds its
+  thread as long as the client likes (granian reads the whole body before the site sees a byte of it, and has
+  no timeout for it), so one address gets this many such threads and no more. Behind nginx
+  (`client_body_timeout`) slow bodies never reach the site at all.
+
+Both are checked around the site (WSGI middleware, inside the trusted proxy's fix of the address), so a refusal
+costs next to nothing: a flood of them must not starve the others either. Its message is in the phone's
+language, made once per language. The body is read here, before anything of the site touches the request.
+Counts live in the process's memory: each process protects its own threads.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+from collections import Counter
+from html import escape
+
+from flask import Flask
+from werkzeug.wrappers import Request
+
+from .config import MAX_REQUEST_BODY
+from .errors import MESSAGES, RETRY_SECONDS
+from .i18n import language_of
+
+DEFAULTS = {"REQUESTS_PER_ADDRESS": 500, "BODIES_PER_ADDRESS": 16}
+
+
+class Shares:
+    """Counts per client address, under one lock; a slot is taken or refused at once, never waited for."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.counts: Counter[tuple[str, str]] = Counter()
+
+    def take(self, kind: str, address: str, limit: int) -> bool:
+        with self.lock:
+            if self.counts[kind, address] >= limit:
+                return False
+            self.counts[kind, address] += 1
+            return True
+
+    def give_back(self, kind: str, address: str) -> None:
+        with self.lock:
+            self.counts[kind, address] -= 1
+            if not self.counts[kind, address]:
+                del self.counts[kind, address]
+
+
+class FairShare:
+    """WSGI middleware around the site: per client address, its requests in progress and its bodies being read."""
+
+    def __init__(self, app: Flask, site) -> None:
+        self.app, self.site = app, site
+        self.shares = Shares()
+        self.refusals: dict[tuple[str, bool], bytes] = {}  # (language, JSON?) -> the 429's body, made once
+
+    def __call__(self, environ: dict, start_response):
+        address = environ.get("REMOTE_ADDR") or "unknown"
+        config = self.app.config
+        if not self.shares.take("requests", address, config["REQUESTS_PER_ADDRESS"]):
+            return self.refuse(environ, start_response)
+        try:
+            if _has_body(environ):
+                if not self.shares.take("bodies", address, config["BODIES_PER_ADDRESS"]):
+                    self.shares.give_back("requests", address)
+                    return self.refuse(environ, start_response)
+                try:
+                    _read_body(environ)
+                finally:
+                    self.shares.give_back("bodies", address)
+            # The site's answers are made whole before they are returned (it streams none): the thread is free then.
+            return self.site(environ, start_response)
+        finally:
+            self.shares.give_back("requests", address)
+
+    def refuse(self, environ: dict, start_response):
+        """A 429 at once, in the phone's language, closing the connection (its body, if any, is never read)."""
+        asking = Request(environ)
+        api = asking.path.startswith("/api/")
+        key = (language_of(asking), api)
+        if key not in self.refusals:
+            self.refusals[key] = self._refusal(*key)
+        start_response("429 Too Many Requests", [
+            ("Content-Type", "application/json" if api else "text/html; charset=utf-8"),
+            ("Content-Length", str(len(self.refusals[key]))),
+            ("Retry-After", str(RETRY_SECONDS)),
+            ("Connection", "close"),
+            ("Cache-Control", "no-store"),
+            ("X-Content-Type-Options", "nosniff"),
+            ("Content-Security-Policy", "default-src 'none'"),
+        ])
+        return [self.refusals[key]]
+
+    def _refusal(self, language: str, api: bool) -> bytes:
+        with self.app.test_request_context(headers={"Accept-Language": language}):
+            message = str(MESSAGES[429])
+        if api:
+            return json.dumps({"error": message, "status": 429}).encode()
+        return (f'<!doctype html><html lang="{language}"><meta charset="utf-8">'
+                f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>429</title>'
+                f"<p>{escape(message)}</p></html>").encode()
+
+
+def _has_body(environ: dict) -> bool:
+    return environ.get("CONTENT_LENGTH", "") not in ("", "0") or "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+
+
+def _read_body(environ: dict) -> None:
+    """Read the body now (all of it, up to the site's limit), so that nothing later waits on the client. A body
+    over the limit is left unread: the site answers 413 from its length, and the connection is closed."""
+    length = environ.get("CONTENT_LENGTH", "")
+    if length.isdigit() and int(length) > MAX_REQUEST_BODY:
+        return
+    wanted = int(length) if length.isdigit() else MAX_REQUEST_BODY + 1
+    environ["wsgi.input"] = io.BytesIO(environ["wsgi.input"].read(wanted))
+    environ["wsgi.input_terminated"] = not length.isdigit()
+
+
+def init_app(app: Flask) -> None:
+    """Wrap the site; call before the proxy fix wraps it in turn, so that the address counted is the phone's."""
+    for name, value in DEFAULTS.items():
+        app.config.setdefault(name, value)
+    app.wsgi_app = FairShare(app, app.wsgi_app)
+    app.extensions["companion.fair_share"] = app.wsgi_app.shares

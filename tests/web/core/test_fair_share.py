@@ -1,0 +1,97 @@
+"""One client address cannot take every thread: caps on its requests in progress and on its bodies being read,
+and what the site answers when its database is away (503, Retry-After) or it is served over HTTPS (HSTS)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from sqlalchemy import create_engine
+
+from companion.web.core.db import db
+from tests.helpers import GOLDEN
+
+CODE = GOLDEN[2]["code"]
+
+
+def refereed_table(client) -> dict:
+    answer = client.post("/api/tables", json={"players": 3})
+    assert answer.status_code == 201
+    return answer.get_json()
+
+
+def test_an_address_holding_its_share_gets_a_429_at_once_and_others_do_not(app):
+    """Held live updates count: with the share full, one more request from that address is refused at once
+    (connection closed, Retry-After), a request from another address is answered, and a share given back is
+    free again."""
+    app.config["REQUESTS_PER_ADDRESS"] = 2
+    client = app.test_client()
+    table = refereed_table(client)
+    code = table["code"]
+    version = client.get(f"/api/tables/{code}/play").get_json()["version"]
+    shares = app.extensions["companion.fair_share"]
+    waiting = [threading.Thread(target=client.get, args=(f"/api/tables/{code}/play?wait={version}",)) for _ in range(2)]
+    for thread in waiting:
+        thread.start()
+    try:
+        hang = time.monotonic() + 60  # bounds a hang only
+        while shares.counts["requests", "127.0.0.1"] < 2:  # both are waiting
+            assert time.monotonic() < hang
+            time.sleep(0.01)
+        refused = client.get("/")
+        assert refused.status_code == 429 and refused.headers["Connection"] == "close"
+        assert int(refused.headers["Retry-After"]) > 0
+        assert "Too many requests" in refused.get_data(as_text=True)
+        other = client.get("/", environ_base={"REMOTE_ADDR": "10.0.0.7"})
+        assert other.status_code == 200
+    finally:  # a move (from another address: this one's share is full) ends both waits at once
+        seat = table["seats"][0]["url"].rpartition("/s/")[2]
+        moved = client.post(f"/api/seats/{seat}/play", json={"action": "leave"}, environ_base={"REMOTE_ADDR": "10.0.0.9"})
+        assert moved.status_code == 200
+        for thread in waiting:
+            thread.join()
+    assert client.get("/").status_code == 200
+    assert not shares.counts
+
+
+def test_bodies_being_read_are_capped_per_address(app):
+    app.config["BODIES_PER_ADDRESS"] = 0  # as if this address already had its share of bodies trickling in
+    client = app.test_client()
+    refused = client.post("/api/tables", json={"players": 3})
+    assert refused.status_code == 429 and refused.headers["Connection"] == "close"
+    assert client.get("/").status_code == 200  # no body: not counted against it
+    assert client.post("/api/tables", json={"players": 3}, environ_base={"REMOTE_ADDR": "10.0.0.8"}).status_code == 429
+    app.config["BODIES_PER_ADDRESS"] = 1
+    assert client.post("/api/tables", json={"players": 3}).status_code == 201
+
+
+@pytest.fixture
+def unreachable_database_app(app):
+    """The site with its database gone: every connection is refused (as while PostgreSQL restarts)."""
+    with app.app_context():
+        db.engines[None] = create_engine("postgresql+psycopg://nobody@127.0.0.1:9/none", pool_pre_ping=True)
+    return app
+
+
+def test_a_database_outage_is_a_503_to_retry(unreachable_database_app):
+    client = unreachable_database_app.test_client()
+    for path, json_answer in [(f"/games/{CODE}", False), (f"/api/tables/{CODE}/play", True)]:
+        answer = client.get(path)
+        assert answer.status_code == 503, path
+        assert int(answer.headers["Retry-After"]) > 0
+        text = answer.get_data(as_text=True)
+        assert ("cannot reach its database" in text) and ("Traceback" not in text)
+        assert answer.is_json == json_answer
+
+
+def test_strict_transport_security_over_https_only(tmp_path, monkeypatch):
+    from companion.web.core.app import create_app
+
+    plain = create_app({"TESTING": True, "SECRET_KEY": "s"}).test_client()
+    assert "Strict-Transport-Security" not in plain.get("/").headers
+    assert plain.get("/", base_url="https://localhost").headers["Strict-Transport-Security"] == "max-age=31536000"
+    # Behind a proxy, only when the operator trusts it to say the phone came over HTTPS.
+    assert "Strict-Transport-Security" not in plain.get("/", headers={"X-Forwarded-Proto": "https"}).headers
+    proxied = create_app({"TESTING": True, "SECRET_KEY": "s", "TRUST_PROXY": 1}).test_client()
+    assert "Strict-Transport-Security" in proxied.get("/", headers={"X-Forwarded-Proto": "https"}).headers
