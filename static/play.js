@@ -76,9 +76,13 @@ document.addEventListener("DOMContentLoaded", () => {
     const form = event.target;
     if (!form.matches("#play form[data-live]")) return;
     event.preventDefault();
+    // The pressed button's name and value belong to the form's data ("Join White" sends team=white), as in a
+    // plain post; FormData(form) alone leaves them out.
+    const body = new FormData(form);
+    if (event.submitter && event.submitter.name) body.append(event.submitter.name, event.submitter.value);
     // getAttribute: the forms have a field named "action", which hides the form's own action property.
     const response = await fetch(form.getAttribute("action"), {
-      method: "POST", body: new FormData(form), headers: { "X-Requested-With": "fetch" },
+      method: "POST", body, headers: { "X-Requested-With": "fetch" },
     });
     if (response.ok) {
       swapPlay(await response.text());
