@@ -15,7 +15,7 @@ function swapPlay(html) {
   for (const field of current.querySelectorAll("input[id]:not([type=hidden])")) {
     const twin = fresh.querySelector(`#${CSS.escape(field.id)}`);
     if (!twin || twin.type !== field.type) continue;
-    if (field.type === "checkbox") twin.checked = field.checked;
+    if (field.type === "checkbox" || field.type === "radio") twin.checked = field.checked;
     else if (!twin.value) twin.value = field.value;
   }
   current.replaceWith(fresh);

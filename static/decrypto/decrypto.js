@@ -22,9 +22,8 @@ document.addEventListener("DOMContentLoaded", () => {
     const peek = peekOf(event);
     if (peek) { event.preventDefault(); peek.open = true; }
   });
-  for (const kind of ["pointerup", "pointercancel", "pointerleave"]) {
-    document.addEventListener(kind, (event) => { const peek = peekOf(event); if (peek) peek.open = false; }, true);
-  }
+  const close = () => { for (const peek of document.querySelectorAll("details.peek[open]")) peek.open = false; };
+  for (const kind of ["pointerup", "pointercancel"]) document.addEventListener(kind, close);
   // With a script the code is open only while held: a tap alone must not leave it open.
   document.addEventListener("click", (event) => { if (peekOf(event)) event.preventDefault(); });
   document.addEventListener("contextmenu", (event) => { if (peekOf(event)) event.preventDefault(); });
