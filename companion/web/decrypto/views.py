@@ -48,6 +48,7 @@ from companion.decrypto.rules import (
     check_code,
 )
 from companion.decrypto.text import illegal_move_text
+from companion.web.core import claims
 from companion.web.core.errors import error_response
 from companion.web.core.forms import Form
 from companion.web.core.i18n import LANGUAGES, current_language, gettext
@@ -362,11 +363,32 @@ def join(token: str):
     return redirect(url_for("decrypto.player", token=decrypto_player_token(table.code, player)), 303)
 
 
+# A player's link is one seat: the first browser that opens it holds it (core/claims.py); another browser sees no
+# secret of it, and is asked before it takes the seat over, which the first phone's live update then shows.
+
+def moved_context(token: str, table: DecryptoTable) -> dict:
+    """What a browser that does not hold the seat sees: the question, or the news that the seat moved away."""
+    return {"table": table, "token": token, "etag": f"decrypto-claim-{table.code}",
+            "live_url": url_for("decrypto.player_live", token=token)}
+
+
 @bp.get("/decrypto/p/<token>")
 def player(token: str):
     table, player_id = player_table(token)
     mark_private()
+    if claims.claim(table.code, player_id) == claims.ELSEWHERE:
+        return render_template("decrypto/claim.html", **moved_context(token, table))
     return render_template("decrypto/player.html", **player_context(token, table, player_id))
+
+
+@bp.post("/decrypto/p/<token>/take-over")
+@limiter.limit(actions_limit)
+def take_over(token: str):
+    """This browser takes the seat over from the one that held it (its player confirmed)."""
+    table, player_id = player_table(token)
+    mark_private()
+    claims.take_over(table.code, player_id)
+    return redirect(url_for("decrypto.player", token=token), 303)
 
 
 @bp.get("/decrypto/h/<token>/live")
@@ -381,9 +403,18 @@ def host_live(token: str):
 def player_live(token: str):
     table, player_id = player_table(token)
     mark_private()
+
+    def held() -> bool:
+        return claims.status(table.code, player_id) != claims.ELSEWHERE
+
+    def render(t):
+        if not held():
+            return render_template("decrypto/_moved.html", **moved_context(token, t))
+        return render_live(player_context(token, t, player_id))
+
     return long_poll_response(
-        table.code, lambda: load_table(table.code), lambda t: live_etag(t, t.state.seat_of(player_id)),
-        lambda t: render_live(player_context(token, t, player_id)),
+        table.code, lambda: load_table(table.code),
+        lambda t: live_etag(t, t.state.seat_of(player_id)) if held() else f"decrypto-claim-{t.code}", render,
     )
 
 
@@ -466,6 +497,8 @@ def clue_warnings(table: DecryptoTable, move) -> list[str]:
 def player_act(token: str):
     table, player_id = player_table(token)
     mark_private()
+    if claims.status(table.code, player_id) == claims.ELSEWHERE:
+        return error_response(409, gettext("This seat is open on another phone now: take it over there, or here."))
 
     def confirm(move):
         """Warned clues are not refused: the encryptor sees the warning and sends them again, or changes them."""
