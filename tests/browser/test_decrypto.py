@@ -224,6 +224,16 @@ def test_the_encryptors_code_shows_only_while_held(browser, live_server):
     code.wait_for(state="visible", timeout=WAIT)
     encryptor.mouse.up()
     code.wait_for(state="hidden", timeout=WAIT)
+    # The seat's link on a new phone asks first; taking over moves the seat there, and the first phone is told.
+    new_phone = browser.new_context(**PHONE).new_page()
+    new_phone.goto(table.links[0])
+    new_phone.get_by_role("heading", name="This seat is open on another phone").wait_for(timeout=WAIT)
+    assert new_phone.locator(".keyword").count() == 0
+    new_phone.get_by_role("button", name="Take this seat over on this phone").click()
+    new_phone.locator("#play .keywords li").nth(3).wait_for(timeout=WAIT)
+    encryptor.get_by_role("heading", name="This seat is open on another phone").wait_for(timeout=WAIT)
+    assert encryptor.locator(".keyword").count() == 0
+    new_phone.context.close()
     table.close()
 
 
