@@ -350,8 +350,14 @@ def host_seat_live(token: str, seat: str):
     playing = seat_from_text(seat)
     if playing is None or not 1 <= playing.number <= len(table.state.roster(playing.team)):
         abort(404)
-    return long_poll_response(table.code, lambda: load_table(table.code), lambda t: live_etag(t, playing),
-                              lambda t: render_live(host_seat_context(token, t, playing)))
+
+    def render(t):
+        # A phone took the seat meanwhile: the shared screen goes back to the table's view, with no secret of it.
+        if t.state.roster(playing.team)[playing.number - 1].player is not None:
+            return render_live(host_context(token, t))
+        return render_live(host_seat_context(token, t, playing))
+
+    return long_poll_response(table.code, lambda: load_table(table.code), lambda t: live_etag(t, playing), render)
 
 
 @bp.get("/decrypto/j/<token>")

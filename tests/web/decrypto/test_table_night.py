@@ -132,6 +132,10 @@ def test_a_seat_without_a_phone_is_played_from_the_host_screen(app):
     assert client.get(host + "/seat/white-1").status_code == 409
     assert "A phone plays this seat now" in host_post(client, host, 409, action="show_code", **{"as": "white-2"})
     assert client.get(host + "/seat/green-1").status_code == 404
+    # A phone joining a seat the shared screen plays takes its secrets off the shared screen at the next update.
+    Phone(client, LINK.findall(page)[3]).act(action="join", name="B2")
+    hosted = client.get(host + "/seat/black-2/live").get_data(as_text=True)
+    assert "You play for Black" not in hosted and 'class="keyword"' not in hosted
     # A phone that is gone: the host lets its seat go and the table plays it.
     host_post(client, host, action="free_seat", seat="white-2")
     assert client.get(host + "/seat/white-2").status_code == 200
