@@ -15,7 +15,7 @@ function swapPlay(html) {
   for (const field of current.querySelectorAll("input[id]:not([type=hidden])")) {
     const twin = fresh.querySelector(`#${CSS.escape(field.id)}`);
     if (!twin || twin.type !== field.type) continue;
-    if (field.type === "checkbox") twin.checked = field.checked;
+    if (field.type === "checkbox" || field.type === "radio") twin.checked = field.checked;
     else if (!twin.value) twin.value = field.value;
   }
   current.replaceWith(fresh);
@@ -82,9 +82,13 @@ document.addEventListener("DOMContentLoaded", () => {
     const form = event.target;
     if (!form.matches("#play form[data-live]")) return;
     event.preventDefault();
+    // The pressed button's name and value belong to the form's data ("Join White" sends team=white), as in a
+    // plain post; FormData(form) alone leaves them out.
+    const body = new FormData(form);
+    if (event.submitter && event.submitter.name) body.append(event.submitter.name, event.submitter.value);
     // getAttribute: the forms have a field named "action", which hides the form's own action property.
     const response = await fetch(form.getAttribute("action"), {
-      method: "POST", body: new FormData(form), headers: { "X-Requested-With": "fetch" },
+      method: "POST", body, headers: { "X-Requested-With": "fetch" },
     });
     if (response.ok) {
       swapPlay(await response.text());

@@ -5,6 +5,7 @@ and view(state, viewer).
 """
 
 from .game import (
+    KeywordClue,
     Member,
     Outcome,
     RepeatedClue,
@@ -24,7 +25,9 @@ from .keywords import (
     load_words,
     used_after,
 )
+from .matching import fold, keyword_matches
 from .moves import (
+    AcceptKeyword,
     CountKeywords,
     GiveClues,
     Guess,
@@ -50,7 +53,7 @@ from .rules import (
 from .view import View, view
 
 __all__ = [
-    "Member", "Outcome", "RepeatedClue", "Round", "Setup", "State", "Tiebreak", "Transmission", "derive_secret",
+    "KeywordClue", "fold", "keyword_matches", "AcceptKeyword", "Member", "Outcome", "RepeatedClue", "Round", "Setup", "State", "Tiebreak", "Transmission", "derive_secret",
     "draw_code", "legal_moves", "WordListError", "available_languages", "deal_keywords", "load_words",
     "used_after", "CountKeywords", "GiveClues", "Guess", "GuessKeywords", "Join", "Leave", "Move",
     "MoveFormatError", "ShowCode", "Start", "BLACK", "CODES", "TABLE", "TEAMS", "WHITE", "IllegalMove", "Seat",

@@ -28,7 +28,9 @@ from dataclasses import dataclass, field, replace
 from functools import reduce
 
 from .keywords import deal_keywords, load_words
+from .matching import keyword_matches
 from .moves import (
+    AcceptKeyword,
     CountKeywords,
     GiveClues,
     Guess,
@@ -43,9 +45,11 @@ from .rng import SecretStream
 from .rules import (
     AFTER_EQUAL_POINTS,
     AFTER_ROUNDS,
+    AFTER_ROUNDS_EQUAL,
     BLACK,
     CLUE_LIMIT,
     CODES,
+    ENDINGS,
     KEYWORDS,
     LOBBY,
     MAX_TEAM,
@@ -54,6 +58,7 @@ from .rules import (
     OVER,
     PLAYING,
     ROUNDS,
+    RULEBOOK,
     TABLE,
     TEAMS,
     TIEBREAK,
@@ -63,11 +68,18 @@ from .rules import (
     IllegalMove,
     Seat,
     check_code,
+    has_control_characters,
     normalize_text,
     other_team,
     tidy_text,
 )
-from .text import Translate, outcome_text, repeated_clue_text, untranslated
+from .text import (
+    Translate,
+    keyword_clue_text,
+    outcome_text,
+    repeated_clue_text,
+    untranslated,
+)
 
 NAMESPACE = "decrypto-companion"
 VERSION = 1
@@ -101,8 +113,15 @@ class Setup:
     team_sizes: tuple[int, int] | None = None
     language: str | None = None
     keywords: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    ending: str = RULEBOOK
+    # Carried over from the game before: who sat where (player id or None, name), and whose turn it is to
+    # encrypt first in each team, so the order goes on round the table instead of starting at seat 1 again.
+    seated: tuple[tuple[tuple[str | None, str], ...], tuple[tuple[str | None, str], ...]] | None = None
+    first_encryptors: tuple[int, int] = (1, 1)
 
     def __post_init__(self) -> None:
+        if self.ending not in ENDINGS:
+            raise ValueError(f"ending {self.ending!r} is not one of {ENDINGS}")
         if self.team_sizes is not None and (
             len(self.team_sizes) != 2 or not all(MIN_TEAM <= size <= MAX_TEAM for size in self.team_sizes)
         ):
@@ -124,6 +143,9 @@ class Setup:
         used: Iterable[str] = (),
         recent: Iterable[str] = (),
         words: Sequence[str] | None = None,
+        ending: str = RULEBOOK,
+        seated=None,
+        first_encryptors: tuple[int, int] = (1, 1),
     ) -> Setup:
         """A new game's setup; with a language, keywords are dealt from `words` (default: the site's list)."""
         secret = derive_secret(server_key, table, game)
@@ -132,7 +154,7 @@ class Setup:
             source = load_words(language) if words is None else words
             stream = SecretStream(secret, NAMESPACE, VERSION, "keywords")
             keywords = deal_keywords(source, frozenset(used), stream, recent=frozenset(recent))
-        return cls(table, game, secret, team_sizes, language, keywords)
+        return cls(table, game, secret, team_sizes, language, keywords, ending, seated, first_encryptors)
 
     def keywords_of(self, team: str) -> tuple[str, ...] | None:
         return None if self.keywords is None else self.keywords[TEAM_INDEX[team]]
@@ -145,6 +167,9 @@ class Setup:
             "team_sizes": None if self.team_sizes is None else list(self.team_sizes),
             "language": self.language,
             "keywords": None if self.keywords is None else [list(words) for words in self.keywords],
+            "ending": self.ending,
+            "seated": None if self.seated is None else [[list(member) for member in team] for team in self.seated],
+            "first_encryptors": list(self.first_encryptors),
         }
 
     @classmethod
@@ -158,6 +183,10 @@ class Setup:
             None if sizes is None else tuple(sizes),
             data["language"],
             None if keywords is None else tuple(tuple(words) for words in keywords),
+            # Setups stored before these fields existed read as the rulebook's ending, nobody seated, seat 1 first.
+            data.get("ending", RULEBOOK),
+            None if data.get("seated") is None else tuple(tuple(tuple(m) for m in team) for team in data["seated"]),
+            tuple(data.get("first_encryptors", (1, 1))),
         )
 
 
@@ -227,6 +256,8 @@ class KeywordGuesses:
 
     words: tuple[str, ...] | None
     right: int
+    matched: tuple[bool, ...] | None = None  # per guess: the site matched it to the keyword
+    accepted: tuple[int, ...] = ()  # keyword numbers the table counted although the site did not match them
 
 
 @dataclass(frozen=True)
@@ -267,6 +298,17 @@ class RepeatedClue:
 
 
 @dataclass(frozen=True)
+class KeywordClue:
+    """A typed clue that is one of the team's own keywords (a warning: the table may still allow it)."""
+
+    position: int
+    clue: str
+
+    def text(self, gettext: Translate = untranslated) -> str:
+        return keyword_clue_text(self.position, self.clue, gettext)
+
+
+@dataclass(frozen=True)
 class State:
     """Everything about one game; `apply` returns the state after a move and never changes this one."""
 
@@ -280,9 +322,12 @@ class State:
     @classmethod
     def initial(cls, setup: Setup) -> State:
         """The state before the first move: a lobby when phones pick their teams, else round 1 with empty seats."""
+        seated = None if setup.seated is None else tuple(tuple(Member(*m) for m in team) for team in setup.seated)
         if setup.team_sizes is None:
-            return cls(setup, ((), ()))
-        return cls(setup, tuple(tuple(Member() for _ in range(size)) for size in setup.team_sizes))._begin_round()
+            return cls(setup, seated or ((), ()))
+        if seated is None or tuple(len(team) for team in seated) != setup.team_sizes:
+            seated = tuple(tuple(Member() for _ in range(size)) for size in setup.team_sizes)
+        return cls(setup, seated)._begin_round()
 
     @classmethod
     def replay(cls, setup: Setup, moves: Iterable[Move]) -> State:
@@ -357,11 +402,21 @@ class State:
                 found.append(RepeatedClue(position, tidy_text(clue), self.round, previous[0]))
         return tuple(found)
 
+    def keyword_clues(self, team: str, clues: Sequence[str]) -> tuple[KeywordClue, ...]:
+        """Typed clues that name one of the team's own keywords (matched as keyword guesses are)."""
+        keywords = self.setup.keywords_of(team) or ()
+        return tuple(
+            KeywordClue(position, tidy_text(clue))
+            for position, clue in enumerate(clues, start=1)
+            if any(keyword_matches(clue, keyword, self.setup.language) for keyword in keywords)
+        )
+
     # Playing.
 
     def apply(self, move: Move) -> State:
         """The state after `move`; raises IllegalMove when the rules refuse it now."""
-        if self.outcome is not None:
+        # The table may still count a keyword guess after a tiebreak ended the game, which can change its outcome.
+        if self.outcome is not None and not (isinstance(move, AcceptKeyword) and self.outcome.reason == "keywords"):
             raise IllegalMove("game_over")
         handler = _HANDLERS.get(type(move))
         if handler is None:
@@ -390,6 +445,8 @@ class State:
         name = tidy_text(move.name)
         if len(name) > NAME_LIMIT:
             raise IllegalMove("name_too_long", limit=NAME_LIMIT)
+        if has_control_characters(name):
+            raise IllegalMove("control_characters")
         seat = self.seat_of(move.player)
         if seat is not None and seat.team == move.team:
             return self._with_member(seat, Member(move.player, name))
@@ -408,6 +465,9 @@ class State:
                 raise IllegalMove("seat_taken", seat=number)
             return Seat(team, number)
         free = [n for n, member in enumerate(roster, start=1) if member.player is None]
+        # Once the game has started a newcomer only takes a seat nobody's phone holds: teams keep their players.
+        if not free and self.phase != LOBBY:
+            raise IllegalMove("no_free_seat")
         if not free and len(roster) >= MAX_TEAM:
             raise IllegalMove("team_full", maximum=MAX_TEAM)
         return Seat(team, free[0] if free else len(roster) + 1)
@@ -442,6 +502,8 @@ class State:
             clues = tuple(tidy_text(clue) for clue in move.clues)
             if not all(0 < len(clue) <= CLUE_LIMIT for clue in clues):
                 raise IllegalMove("malformed_clues", limit=CLUE_LIMIT)
+            if any(has_control_characters(clue) for clue in clues):
+                raise IllegalMove("control_characters")
         return self._with_transmission(replace(transmission, given=True, clues=clues))
 
     def _guess(self, move: Guess) -> State:
@@ -471,9 +533,28 @@ class State:
         words = tuple(tidy_text(word) for word in move.words)
         if not all(len(word) <= CLUE_LIMIT for word in words):
             raise IllegalMove("malformed_keyword_guesses", limit=CLUE_LIMIT)
+        if any(has_control_characters(word) for word in words):
+            raise IllegalMove("control_characters")
         keywords = self.setup.keywords_of(other_team(move.team))
-        right = sum(normalize_text(word) == normalize_text(keyword) for word, keyword in zip(words, keywords))
-        return self._with_answer(move.team, KeywordGuesses(words, right))
+        matched = tuple(keyword_matches(word, keyword, self.setup.language) for word, keyword in zip(words, keywords))
+        return self._with_answer(move.team, KeywordGuesses(words, sum(matched), matched))
+
+    def _accept_keyword(self, move: AcceptKeyword) -> State:
+        if move.seat is not None:
+            raise IllegalMove("table_only")
+        if self.phase == LOBBY:
+            raise IllegalMove("not_started")
+        if self.tiebreak is None:
+            raise IllegalMove("no_tiebreak")
+        if self.outcome is None:  # the guesses are sealed until both teams answered
+            raise IllegalMove("keyword_guesses_sealed")
+        answer = self.tiebreak.of(move.team)
+        if answer is None or answer.words is None or not answer.words[move.number - 1]:
+            raise IllegalMove("no_guess_to_count")
+        if answer.matched[move.number - 1] or move.number in answer.accepted:
+            raise IllegalMove("guess_already_counted")
+        counted = replace(answer, right=answer.right + 1, accepted=answer.accepted + (move.number,))
+        return replace(self, outcome=None)._with_answer(move.team, counted)
 
     def _count_keywords(self, move: CountKeywords) -> State:
         self._check_tiebreak_phase(move.team, move.seat)
@@ -556,7 +637,8 @@ class State:
             if self.rounds:
                 encryptor = self.rounds[-1].of(team).encryptor % len(self.roster(team)) + 1
             else:
-                encryptor = 1
+                first = self.setup.first_encryptors[TEAM_INDEX[team]]
+                encryptor = first if 1 <= first <= len(self.roster(team)) else 1
             transmissions.append(Transmission(team, number, encryptor, draw_code(self.setup.secret, number, team)))
         return replace(self, rounds=self.rounds + (Round(number, tuple(transmissions)),))
 
@@ -578,7 +660,12 @@ class State:
                 return replace(self, outcome=Outcome(WHITE if white > black else BLACK, "score", white, black))
             return replace(self, tiebreak=Tiebreak(AFTER_EQUAL_POINTS))
         if self.round == ROUNDS:
-            return replace(self, tiebreak=Tiebreak(AFTER_ROUNDS))
+            if self.setup.ending != RULEBOOK:
+                return replace(self, tiebreak=Tiebreak(AFTER_ROUNDS))
+            white, black = self.points(WHITE), self.points(BLACK)
+            if white != black:
+                return replace(self, outcome=Outcome(WHITE if white > black else BLACK, "score", white, black))
+            return replace(self, tiebreak=Tiebreak(AFTER_ROUNDS_EQUAL))
         return self._begin_round()
 
 
@@ -591,6 +678,7 @@ _HANDLERS = {
     Guess: State._guess,
     GuessKeywords: State._guess_keywords,
     CountKeywords: State._count_keywords,
+    AcceptKeyword: State._accept_keyword,
 }
 
 
@@ -614,7 +702,9 @@ def legal_moves(state: State, seat: Seat | str) -> list[Move]:
                 # The code is checked after every other rule, so one code decides for all 24.
                 if state.is_legal(Guess(team, target, CODES[0], number)):
                     moves += [Guess(team, target, code, number) for code in CODES]
-        elif phase == TIEBREAK:
+        if seat == TABLE and phase == OVER:
+            moves += [move for n in range(1, KEYWORDS + 1) if state.is_legal(move := AcceptKeyword(team, n))]
+        if phase == TIEBREAK:
             if state.is_legal(GuessKeywords(team, ("",) * KEYWORDS, number)):
                 moves.append(GuessKeywords(team, ("",) * KEYWORDS, number))
             if state.is_legal(CountKeywords(team, 0, number)):

@@ -202,7 +202,25 @@ class CountKeywords(Move):
             raise ValueError("a count of keywords is an integer")
 
 
+@dataclass(frozen=True)
+class AcceptKeyword(Move):
+    """The table counts a typed keyword guess the site did not match ("count it"): keyword `number` of `team`'s
+    guesses. Only the table makes it, from the shared screen, so everyone sees it and it stays in the log."""
+
+    action: ClassVar[str] = "accept_keyword"
+    team: str
+    number: int
+    seat: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_team(self.team)
+        _check_seat(self.seat)
+        if type(self.number) is not int or not 1 <= self.number <= KEYWORDS:
+            raise ValueError(f"keyword number {self.number!r} is not 1-{KEYWORDS}")
+
+
 MOVE_TYPES = {
-    kind.action: kind for kind in (Join, Leave, Start, ShowCode, GiveClues, Guess, GuessKeywords, CountKeywords)
+    kind.action: kind
+    for kind in (Join, Leave, Start, ShowCode, GiveClues, Guess, GuessKeywords, CountKeywords, AcceptKeyword)
 }
 _TUPLE_FIELDS = {"clues", "code", "words"}

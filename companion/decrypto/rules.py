@@ -23,7 +23,12 @@ NAME_LIMIT = 24
 
 LOBBY, PLAYING, TIEBREAK, OVER = "lobby", "playing", "tiebreak", "over"
 # Why the keyword tiebreak happens: eight rounds without a winner, or end conditions met with equal points.
-AFTER_ROUNDS, AFTER_EQUAL_POINTS = "rounds", "score"
+# AFTER_ROUNDS is the short reading (eight rounds go straight to the keywords); AFTER_ROUNDS_EQUAL the rulebook's
+# (eight rounds, then points, and only equal points go to the keywords).
+AFTER_ROUNDS, AFTER_EQUAL_POINTS, AFTER_ROUNDS_EQUAL = "rounds", "score", "rounds_score"
+# How a game that reaches the end of round 8 ends: the rulebook's points first, or the short reading.
+RULEBOOK, SHORT = "rulebook", "short"
+ENDINGS = (RULEBOOK, SHORT)
 # The viewer and actor that is the shared host screen: it sees what everyone may see and plays phoneless seats.
 TABLE = "table"
 
@@ -64,6 +69,16 @@ def normalize_text(text: str) -> str:
 def tidy_text(text: str) -> str:
     """A typed text as it is kept and shown: ends stripped and whitespace runs made single spaces."""
     return " ".join(text.split())
+
+
+# Joiners that writing needs: Persian words take the zero-width non-joiner, emoji sequences the joiner.
+_WRITING_JOINERS = {"\u200c", "\u200d"}
+
+
+def has_control_characters(text: str) -> bool:
+    """Whether a typed text holds characters that are not text: controls (BEL, NUL), bidirectional overrides
+    and isolates, zero-width spaces and other format characters, which could hide or reorder what others read."""
+    return any(not char.isprintable() and not char.isspace() and char not in _WRITING_JOINERS for char in text)
 
 
 def parse_code(text: str) -> Code:

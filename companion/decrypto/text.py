@@ -63,6 +63,15 @@ ILLEGAL_MOVES = {
     ),
     "site_keywords": N_("The site dealt the keywords: type your guesses and the site counts the right ones."),
     "malformed_count": N_("The number of keywords guessed right is from 0 to 4."),
+    "control_characters": N_(
+        "This text holds invisible or control characters (such as direction overrides or zero-width spaces): "
+        "type it again without them."
+    ),
+    "no_free_seat": N_("The game has started and this team has no free seat: ask the host to free one."),
+    "table_only": N_("Only the shared screen can count a keyword guess, so that everyone sees it."),
+    "keyword_guesses_sealed": N_("The keyword guesses are counted once both teams have sent theirs."),
+    "no_guess_to_count": N_("There is no typed guess of that keyword to count."),
+    "guess_already_counted": N_("That keyword guess already counts."),
 }
 
 LOBBY = N_("Players are choosing their teams. Start the game once each team has two to four players.")
@@ -83,7 +92,16 @@ TIEBREAK = {
     "score": N_(
         "Both teams met an end condition with the same score: each team now guesses the other team's four keywords."
     ),
+    "rounds_score": N_(
+        "Eight rounds are over with equal points: each team now guesses the other team's four keywords."
+    ),
 }
+
+# Whom the table waits for, keyed by team; the screens list them after "Waiting for:".
+WAITING_ENCRYPTOR = {"white": N_("White's encryptor"), "black": N_("Black's encryptor")}
+WAITING_GUESS = {"white": N_("White's guess"), "black": N_("Black's guess")}
+WAITING_INTERCEPTION = {"white": N_("White's interception"), "black": N_("Black's interception")}
+WAITING_KEYWORDS = {"white": N_("White's keyword guesses"), "black": N_("Black's keyword guesses")}
 
 # What happened to a revealed code; keyed by the team that scored the token (or whose code got through).
 INTERCEPTED = {
@@ -120,6 +138,7 @@ OUTCOMES = {
 
 REPEATED_CLUE = N_("Clue {position}, “{clue}”, was already given by your team in round {round}.")
 REPEATED_WITHIN = N_("Clue {position}, “{clue}”, repeats clue {other} of this round.")
+KEYWORD_CLUE = N_("Clue {position}, “{clue}”, is one of your own keywords: the other team will hear it.")
 
 
 def team_name(team: str, gettext: Translate = untranslated) -> str:
@@ -172,3 +191,15 @@ def repeated_clue_text(
     if other is None:
         return gettext(REPEATED_CLUE).format(position=position, clue=clue, round=round)
     return gettext(REPEATED_WITHIN).format(position=position, clue=clue, other=other)
+
+
+def keyword_clue_text(position: int, clue: str, gettext: Translate = untranslated) -> str:
+    """A warning for a clue that is one of the team's own keywords."""
+    return gettext(KEYWORD_CLUE).format(position=position, clue=clue)
+
+
+def waiting_text(kind: str, team: str, gettext: Translate = untranslated) -> str:
+    """Whom the table waits for: "encryptor", "guess", "interception" or "keywords" of a team."""
+    table = {"encryptor": WAITING_ENCRYPTOR, "guess": WAITING_GUESS, "interception": WAITING_INTERCEPTION,
+             "keywords": WAITING_KEYWORDS}[kind]
+    return gettext(table[team])

@@ -24,6 +24,7 @@ from .text import (
     tiebreak_text,
     transmission_texts,
     untranslated,
+    waiting_text,
 )
 
 
@@ -44,6 +45,9 @@ class View:
     teams: dict[str, dict]
     history: list[dict]
     my_code: list[int] | None  # for the encryptor seat only, between asking to see it and the reveal
+    sent: list[dict]  # the viewer's team's guesses this round that are still sealed: {"target", "code"}
+    waiting: list[str]  # whom the table waits for now ("White's guess"), in the viewer's language
+    decoding: dict | None  # the code being decoded now: {"team", "clues"} once its clues are given
     tiebreak: dict | None
     outcome: dict | None
     can: list[dict]  # the moves this viewer may make now, without what people type
@@ -71,6 +75,9 @@ def view(state: State, viewer: Seat | str | None = None, gettext: Translate = un
         teams={team: _team(state, team, seat, gettext) for team in TEAMS},
         history=[_round(r, gettext) for r in state.rounds],
         my_code=_my_code(state, seat),
+        sent=_sent(state, seat),
+        waiting=_waiting(state, gettext),
+        decoding=_decoding(state),
         tiebreak=None if tiebreak is None else _tiebreak(state, gettext),
         outcome=None if state.outcome is None else _outcome(state, gettext),
         can=_can(state, viewer),
@@ -170,6 +177,44 @@ def _my_code(state: State, seat: Seat | None) -> list[int] | None:
     return list(transmission.code)
 
 
+def _sent(state: State, seat: Seat | None) -> list[dict]:
+    """The guesses the seat's team sent this round that are not revealed yet: its teammates see what was sent."""
+    if seat is None or state.phase != PLAYING:
+        return []
+    sent = []
+    for transmission in state.current.transmissions:
+        guess = transmission.own_guess if transmission.team == seat.team else transmission.interception_guess
+        if guess is not None and not transmission.revealed:
+            sent.append({"target": transmission.team, "code": list(guess)})
+    return sent
+
+
+def _waiting(state: State, gettext: Translate) -> list[str]:
+    """Whom the table waits for: encryptors still writing, then the guesses of the code being decoded."""
+    if state.phase == TIEBREAK:
+        return [waiting_text("keywords", team, gettext) for team in TEAMS if state.tiebreak.of(team) is None]
+    if state.phase != PLAYING:
+        return []
+    waiting = [waiting_text("encryptor", t.team, gettext) for t in state.current.transmissions if not t.given]
+    transmission = state.current.of(state.turn)
+    if transmission.given:
+        if transmission.own_guess is None:
+            waiting.append(waiting_text("guess", transmission.team, gettext))
+        if transmission.interceptable and transmission.interception_guess is None:
+            rival = TEAMS[1] if transmission.team == TEAMS[0] else TEAMS[0]
+            waiting.append(waiting_text("interception", rival, gettext))
+    return waiting
+
+
+def _decoding(state: State) -> dict | None:
+    if state.phase != PLAYING:
+        return None
+    transmission = state.current.of(state.turn)
+    if not transmission.given:
+        return None
+    return {"team": transmission.team, "clues": None if transmission.clues is None else list(transmission.clues)}
+
+
 def _tiebreak(state: State, gettext: Translate) -> dict:
     data = {
         "cause": state.tiebreak.cause,
@@ -181,7 +226,9 @@ def _tiebreak(state: State, gettext: Translate) -> dict:
         for team in TEAMS:
             answer = state.tiebreak.of(team)
             words = None if answer.words is None else list(answer.words)
-            data["answers"][team] = {"words": words, "right": answer.right}
+            matched = None if answer.matched is None else list(answer.matched)
+            data["answers"][team] = {"words": words, "right": answer.right, "matched": matched,
+                                     "accepted": list(answer.accepted)}
     return data
 
 

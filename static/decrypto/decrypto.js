@@ -1,20 +1,30 @@
-// The host screen's 30-second timer: a countdown started by a button, purely on this screen, no server state.
+// Decrypto: the sand timer counts down from the seconds the server said were left, and the encryptor's code
+// shows only while held. Elements are looked up afresh each time: the live fragment is swapped (play.js).
 "use strict";
-document.addEventListener("DOMContentLoaded", () => {
-  for (const button of document.querySelectorAll("[data-countdown]")) {
-    const output = button.parentElement.querySelector(".countdown");
-    let timer = null;
-    button.addEventListener("click", () => {
-      clearInterval(timer);
-      const end = Date.now() + Number(button.dataset.countdown) * 1000;
-      const tick = () => {
-        const left = Math.max(0, Math.ceil((end - Date.now()) / 1000));
-        output.textContent = left > 0 ? String(left) : button.dataset.done;
-        output.classList.toggle("done", left === 0);
-        if (left === 0) clearInterval(timer);
-      };
-      tick();
-      timer = setInterval(tick, 250);
-    });
+
+function tickSandTimers() {
+  for (const timer of document.querySelectorAll("[data-seconds]")) {
+    timer.dataset.end ||= String(Date.now() + Number(timer.dataset.seconds) * 1000);
+    const left = Math.max(0, Math.ceil((Number(timer.dataset.end) - Date.now()) / 1000));
+    const text = left > 0 ? String(left) : timer.dataset.done;
+    const output = timer.querySelector("output");
+    if (output.textContent !== text) output.textContent = text;
+    timer.classList.toggle("done", left === 0);
   }
+}
+
+const peekOf = (event) => event.target.closest?.("details.peek > summary")?.parentElement;
+
+document.addEventListener("DOMContentLoaded", () => {
+  tickSandTimers();
+  setInterval(tickSandTimers, 250);
+  document.addEventListener("pointerdown", (event) => {
+    const peek = peekOf(event);
+    if (peek) { event.preventDefault(); peek.open = true; }
+  });
+  const close = () => { for (const peek of document.querySelectorAll("details.peek[open]")) peek.open = false; };
+  for (const kind of ["pointerup", "pointercancel"]) document.addEventListener(kind, close);
+  // With a script the code is open only while held: a tap alone must not leave it open.
+  document.addEventListener("click", (event) => { if (peekOf(event)) event.preventDefault(); });
+  document.addEventListener("contextmenu", (event) => { if (peekOf(event)) event.preventDefault(); });
 });

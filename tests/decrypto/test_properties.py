@@ -23,6 +23,7 @@ from companion.decrypto import (
     CODES,
     TABLE,
     TEAMS,
+    AcceptKeyword,
     CountKeywords,
     GiveClues,
     Guess,
@@ -70,7 +71,8 @@ class Table:
 def start_table(rng: random.Random, thorough: bool) -> Table:
     sizes = (rng.randint(2, 4), rng.randint(2, 4))
     phones_pick = rng.random() < 0.4
-    setup = make_setup(None if phones_pick else sizes, box=rng.random() < 0.3, table=f"t{rng.getrandbits(48)}")
+    setup = make_setup(None if phones_pick else sizes, box=rng.random() < 0.3, table=f"t{rng.getrandbits(48)}",
+                       ending=rng.choice(["rulebook", "short"]))
     table = Table(rng, State.initial(setup), rng.choice([1.0, 0.85, 0.6]), rng.choice([0.0, 0.2, 0.5]), thorough)
     if phones_pick:
         players = [f"p{i}" for i in range(sum(sizes))]
@@ -146,6 +148,8 @@ def progress_move(table: Table, action: dict):
         keywords = state.setup.keywords_of("black" if team == "white" else "white")
         words = tuple(word.upper() if rng.random() < 0.5 else rng.choice(["", "nope"]) for word in keywords)
         return GuessKeywords(team, words, seat)
+    if kind == "accept_keyword":
+        return AcceptKeyword(team, action["number"])
     return CountKeywords(team, rng.randint(0, 4), seat)
 
 
@@ -163,6 +167,7 @@ def arbitrary_move(rng: random.Random):
         Guess(team, target, code, seat),
         GuessKeywords(team, ("a", "b", "c", "d"), seat),
         CountKeywords(team, rng.randint(-1, 5), seat),
+        AcceptKeyword(team, rng.randint(1, 4), seat),
     ])
 
 
@@ -223,10 +228,13 @@ def check_transition(table: Table, before: State, move, after: State) -> None:
         assert after.round == max(before.round, 1) and after.outcome is None
     if isinstance(move, (GuessKeywords, CountKeywords)):
         check_keyword_answer(before, move, after)
+    if isinstance(move, AcceptKeyword):
+        assert after.tiebreak.of(move.team).right == before.tiebreak.of(move.team).right + 1
+        assert move.number in after.tiebreak.of(move.team).accepted
 
 
 def check_round_end(table: Table, before: State, after: State) -> None:
-    end = expected_end(tokens(after), before.round)
+    end = expected_end(tokens(after), before.round, before.setup.ending)
     if end is None:
         assert after.phase == "playing" and after.round == before.round + 1
         for team in TEAMS:
@@ -352,8 +360,10 @@ def disguised(state: State, viewer) -> State:
                 t = replace(
                     t,
                     code=t.code if mine else other(t.code),
-                    own_guess=other(t.own_guess),
-                    interception_guess=other(t.interception_guess),
+                    # A team sees the guesses it sent itself: its own code's, and its interception of the other's.
+                    own_guess=t.own_guess if seat is not None and seat.team == t.team else other(t.own_guess),
+                    interception_guess=(t.interception_guess if seat is not None and seat.team != t.team
+                                        else other(t.interception_guess)),
                 )
             transmissions.append(t)
         rounds.append(replace(r, transmissions=tuple(transmissions)))
@@ -412,7 +422,7 @@ def test_thousands_of_random_games_follow_the_rules_and_reach_every_ending():
     for reason in ("interceptions", "miscommunications", "interceptions_and_miscommunications", "score"):
         assert endings[(reason, False)] > 0, f"no game ended by {reason}"
     assert endings[("keywords", False)] > 0 and endings[("keywords", True)] > 0
-    assert causes["rounds"] > 0 and causes["score"] > 0
+    assert causes["rounds"] > 0 and causes["score"] > 0 and causes["rounds_score"] > 0
     assert lengths[8] > 0 and lengths[2] > 0
     assert set(refusals) >= {
         "no_interception_in_round_one", "out_of_turn", "already_guessed", "malformed_code", "not_the_encryptor",

@@ -66,7 +66,7 @@ def tiebreak_after_eight_rounds(box=False):
     state = make_game(box=box)
     for _ in range(8):
         state = play_round(state)
-    assert state.phase == "tiebreak" and state.tiebreak.cause == "rounds"
+    assert state.phase == "tiebreak" and state.tiebreak.cause == "rounds_score"
     return state
 
 
@@ -183,15 +183,18 @@ def test_a_phone_leaving_during_the_game_leaves_its_seat_to_the_table():
     assert state.apply(ShowCode("white")).current.of("white").shown
 
 
-def test_a_latecomer_joins_the_rotation():
+def test_a_latecomer_joins_the_rotation_in_the_lobby_and_only_a_free_seat_once_the_game_started():
+    state = lobby(white=["ann", "bob"], black=["cy", "di"]).apply(Join("late", "white"))
+    assert state.seat_of("late") == Seat("white", 3)
     state = make_game(sizes=(2, 2)).apply(Join("ann", "white")).apply(Join("bob", "white"))
-    state = play_round(state)  # White: seat 1 encrypted
-    state = state.apply(Join("late", "white"))  # no free seat: a third one
-    assert state.encryptor("white") == 2
     state = play_round(state)
-    assert state.encryptor("white") == 3 and state.seat_of("late") == Seat("white", 3)
-    state = play_round(state)
-    assert state.encryptor("white") == 1
+    # Nobody joins a team mid-game from a second browser: no new seat once the game has started.
+    assert refused(state, Join("late", "white")).reason == "no_free_seat"
+    assert refused(state, Join("ann", "black")).reason == "already_in_team"
+    state = state.apply(Join("late", "black"))  # Black's seats have no phone yet: one of them, not a new one
+    assert state.seat_of("late") == Seat("black", 1) and len(state.roster("black")) == 2
+    state = state.apply(Leave("bob")).apply(Join("late2", "white"))
+    assert state.seat_of("late2") == Seat("white", 2)
 
 
 # Encryptors and codes.
@@ -409,7 +412,8 @@ def test_the_tiebreak_scores_site_keywords_exactly_after_normalising():
     outcome = state.outcome
     assert (outcome.winner, outcome.reason, outcome.white, outcome.black) == ("white", "keywords", 2, 1)
     tidied = [black_words[0].upper(), *white_guess[1:]]
-    assert view(state, TABLE).tiebreak["answers"]["white"] == {"words": tidied, "right": 2}
+    assert view(state, TABLE).tiebreak["answers"]["white"] == {
+        "words": tidied, "right": 2, "matched": [True, True, False, False], "accepted": []}
 
 
 def test_a_keyword_tiebreak_can_end_in_a_draw():

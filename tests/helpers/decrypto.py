@@ -10,14 +10,14 @@ SERVER_KEY = b"decrypto tests server key"
 WORDS = tuple(f"word{i:02}" for i in range(40))
 
 
-def make_setup(sizes=(2, 2), box=False, table="table-1", game=1) -> Setup:
+def make_setup(sizes=(2, 2), box=False, table="table-1", game=1, ending="rulebook") -> Setup:
     if box:
-        return Setup.create(SERVER_KEY, table, game=game, team_sizes=sizes)
-    return Setup.create(SERVER_KEY, table, game=game, team_sizes=sizes, language="en", words=WORDS)
+        return Setup.create(SERVER_KEY, table, game=game, team_sizes=sizes, ending=ending)
+    return Setup.create(SERVER_KEY, table, game=game, team_sizes=sizes, language="en", words=WORDS, ending=ending)
 
 
-def make_game(sizes=(2, 2), box=False, table="table-1") -> State:
-    return State.initial(make_setup(sizes, box, table))
+def make_game(sizes=(2, 2), box=False, table="table-1", ending="rulebook") -> State:
+    return State.initial(make_setup(sizes, box, table, ending=ending))
 
 
 def wrong(code) -> tuple[int, ...]:
@@ -56,8 +56,9 @@ def expected_tokens(transmission: Transmission) -> tuple[int, int]:
     return int(intercepted), int(transmission.own_guess != transmission.code)
 
 
-def expected_end(tokens: dict, round_number: int) -> tuple | None:
-    """How a round ends with these token totals (team -> (interceptions, miscommunications)), from the rules.
+def expected_end(tokens: dict, round_number: int, ending: str = "rulebook") -> tuple | None:
+    """How a round ends with these token totals (team -> (interceptions, miscommunications)), from the rules;
+    `ending` is the table's reading of the end of round 8 (the rulebook's points first, or the short one).
 
     ("win", team, reason), ("points", team), ("tiebreak", cause), or None when play goes on.
     """
@@ -76,6 +77,11 @@ def expected_end(tokens: dict, round_number: int) -> tuple | None:
         if own_i >= 2 and their_m >= 2:
             return ("win", winner, "interceptions_and_miscommunications")
         return ("win", winner, "interceptions" if own_i >= 2 else "miscommunications")
-    if round_number == 8:
+    if round_number == 8 and ending == "short":
         return ("tiebreak", "rounds")
+    if round_number == 8:
+        white_points, black_points = white_i - white_m, black_i - black_m
+        if white_points == black_points:
+            return ("tiebreak", "rounds_score")
+        return ("points", "white" if white_points > black_points else "black")
     return None

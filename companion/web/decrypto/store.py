@@ -12,18 +12,22 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import datetime, timezone
 
 from flask import current_app
+from sqlalchemy import bindparam, select
 
 from companion.decrypto import (
+    TEAMS,
+    GiveClues,
     Move,
     Setup,
     State,
     load_words,
     used_after,
 )
-from companion.web.core.db import db, writing
-from companion.web.core.store import Conflict, append_move, load_log, touch
+from companion.web.core.db import MoveRecord, db, writing
+from companion.web.core.store import Conflict, append_move, touch
 from companion.web.core.tokens import new_id
 
 from .models import DecryptoTableRecord
@@ -40,6 +44,9 @@ class DecryptoTable:
     state: State
     version: int
     used: frozenset[str]
+    # When the first team's clues of the round being played came in, while the other team is still writing:
+    # the box's sand timer runs from then (None otherwise).
+    clues_in_at: datetime | None = None
 
 
 def server_key() -> bytes:
@@ -51,10 +58,10 @@ def _dealt(setup: Setup) -> list[str]:
     return [] if setup.keywords is None else [word for words in setup.keywords for word in words]
 
 
-def create_table(team_sizes: tuple[int, int] | None, language: str | None) -> str:
+def create_table(team_sizes: tuple[int, int] | None, language: str | None, ending: str) -> str:
     """A new table with its first game dealt; returns its id."""
     code = new_id(TABLE_ID_LENGTH)
-    setup = Setup.create(server_key(), code, team_sizes=team_sizes, language=language)
+    setup = Setup.create(server_key(), code, team_sizes=team_sizes, language=language, ending=ending)
     used = [] if language is None else sorted(used_after(load_words(language), (), _dealt(setup)))
     with writing():
         touch(code)
@@ -70,11 +77,27 @@ def load_table(code: str) -> DecryptoTable | None:
         return None
     setup = Setup.from_json(json.loads(record.setup), server_key())
     used = frozenset(json.loads(record.used))
-    log = load_log(code)  # in the same transaction as the setup, so a next game cannot fall between the reads
+    # In the same transaction as the setup, so a next game cannot fall between the reads; with each move's time,
+    # for the sand timer.
+    rows = db.session.execute(_LOG, {"code": code}).all()
     db.session.commit()  # end the read transaction: the next read sees newer commits
-    starts = [index for index, data in enumerate(log) if data.get("action", data.get("type")) == NEXT_GAME]
-    current = log[starts[-1] + 1 :] if starts else log
-    return DecryptoTable(code, State.replay(setup, map(Move.from_json, current)), len(log), used)
+    log = [(json.loads(data), made_at) for data, made_at in rows]
+    starts = [index for index, (data, _) in enumerate(log) if data.get("action", data.get("type")) == NEXT_GAME]
+    state, clues_in_at = State.initial(setup), None
+    for data, made_at in log[starts[-1] + 1 :] if starts else log:
+        move = Move.from_json(data)
+        state = state.apply(move)
+        if isinstance(move, GiveClues) and state.current is not None:
+            given = sum(t.given for t in state.current.transmissions)
+            clues_in_at = made_at if given == 1 else None
+    if state.current is None or all(t.given for t in state.current.transmissions):
+        clues_in_at = None
+    elif clues_in_at is not None and clues_in_at.tzinfo is None:
+        clues_in_at = clues_in_at.replace(tzinfo=timezone.utc)  # SQLite gives the stored UTC time back naive
+    return DecryptoTable(code, state, len(log), used, clues_in_at)
+
+
+_LOG = select(MoveRecord.data, MoveRecord.made_at).where(MoveRecord.code == bindparam("code")).order_by(MoveRecord.seq)
 
 
 def play(table: DecryptoTable, move: Move) -> DecryptoTable:
@@ -82,14 +105,24 @@ def play(table: DecryptoTable, move: Move) -> DecryptoTable:
     following = table.state.apply(move)
     if not append_move(table.code, table.version + 1, move.to_json()):
         raise Conflict(load_table(table.code))
-    return DecryptoTable(table.code, following, table.version + 1, table.used)
+    return load_table(table.code) if isinstance(move, GiveClues) else DecryptoTable(
+        table.code, following, table.version + 1, table.used, table.clues_in_at)
 
 
 def next_game(table: DecryptoTable) -> DecryptoTable:
-    """Deal the table's next game: keywords it has not seen while its list has them, the same teams and source."""
-    setup = table.state.setup
+    """Deal the table's next game: keywords it has not seen while its list has them, the same teams, players,
+    source and ending, and each team's encryptor order going on from where it stopped."""
+    state = table.state
+    setup = state.setup
+    # Phones that picked their team keep it; a seat whose phone left goes (a table of fixed sizes keeps its seats).
+    seated = tuple(tuple((m.player, m.name) for m in state.roster(team) if m.player or setup.team_sizes)
+                   for team in TEAMS)
+    firsts = tuple(
+        state.rounds[-1].of(team).encryptor % len(state.roster(team)) + 1 if state.rounds else 1 for team in TEAMS
+    )
     following = Setup.create(server_key(), table.code, game=setup.game + 1, team_sizes=setup.team_sizes,
-                             language=setup.language, used=table.used, recent=_dealt(setup))
+                             language=setup.language, used=table.used, recent=_dealt(setup), ending=setup.ending,
+                             seated=seated, first_encryptors=firsts)
     used = table.used
     if setup.language is not None:
         used = used_after(load_words(setup.language), table.used, _dealt(following))

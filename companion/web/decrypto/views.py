@@ -9,6 +9,8 @@ only ever receives what the engine lets that seat see (docs/decrypto-rules.md se
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField, RadioField, SelectField
@@ -20,12 +22,15 @@ from companion.decrypto import (
     TABLE,
     TEAMS,
     WHITE,
+    AcceptKeyword,
     CountKeywords,
     GiveClues,
     Guess,
     GuessKeywords,
     IllegalMove,
     Join,
+    Leave,
+    Seat,
     ShowCode,
     Start,
     View,
@@ -33,8 +38,17 @@ from companion.decrypto import (
     parse_code,
     view,
 )
-from companion.decrypto.rules import CLUE_LIMIT, MAX_TEAM, MIN_TEAM, NAME_LIMIT
+from companion.decrypto.rules import (
+    CLUE_LIMIT,
+    MAX_TEAM,
+    MIN_TEAM,
+    NAME_LIMIT,
+    RULEBOOK,
+    SHORT,
+    check_code,
+)
 from companion.decrypto.text import illegal_move_text
+from companion.web.core import claims
 from companion.web.core.errors import error_response
 from companion.web.core.forms import Form
 from companion.web.core.i18n import LANGUAGES, current_language, gettext
@@ -69,7 +83,13 @@ class GameNotOver(Exception):
     """The host asked for the next game while this one is still being played."""
 
 
-REFUSALS = (IllegalMove, GameNotOver)
+class SeatHasPhone(Exception):
+    """The host asked to play a seat on the shared screen, but a phone holds that seat."""
+
+
+REFUSALS = (IllegalMove, GameNotOver, SeatHasPhone)
+# The box's sand timer, in seconds: it runs once the first team's clues are in.
+SAND_TIMER = 30
 
 
 
@@ -86,6 +106,14 @@ class NewTableForm(Form):
         validators=[InputRequired()],
     )
     language = SelectField(_l("Language of the keywords"))
+    ending = RadioField(
+        _l("After round 8"),
+        choices=[
+            SelectChoice(RULEBOOK, _l("The rulebook: the team with more points wins; equal points go to the keywords")),
+            SelectChoice(SHORT, _l("The short reading: straight to guessing the keywords")),
+        ],
+        default=RULEBOOK,  # a form from before the choice existed gets the rulebook's
+    )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -114,6 +142,24 @@ def player_table(token: str) -> tuple[DecryptoTable, str]:
     return _table_or_404(found[0]), found[1]
 
 
+def seat_from_text(text: str) -> Seat | None:
+    """The seat a host URL or form names ("white-3"); None for anything else."""
+    team, _, number = text.partition("-")
+    if team not in TEAMS or not (number.isascii() and number.isdigit() and len(number) == 1):
+        return None
+    return Seat(team, int(number))
+
+
+def phoneless_seat(table: DecryptoTable, text: str) -> Seat:
+    """A seat the host may play on the shared screen: it exists and no phone holds it; 404 or SeatHasPhone."""
+    seat = seat_from_text(text)
+    if seat is None or not 1 <= seat.number <= len(table.state.roster(seat.team)):
+        abort(404)
+    if table.state.roster(seat.team)[seat.number - 1].player is not None:
+        raise SeatHasPhone()
+    return seat
+
+
 def printed_seat(player: str) -> tuple[str, int] | None:
     """The team and seat a per-player QR code was printed for ("w2" is White's seat 2); None for a split table."""
     if player[0] == "p":
@@ -128,9 +174,19 @@ def sheets(seen: View) -> list[dict]:
     return [{"team": team, **seen.teams[team]} for team in TEAMS]
 
 
+def sand_timer(table: DecryptoTable) -> dict | None:
+    """The sand timer while one team's clues are in and the other's are not: seconds left, and who is slower."""
+    if table.clues_in_at is None:
+        return None
+    elapsed = (datetime.now(timezone.utc) - table.clues_in_at).total_seconds()
+    slower = next(t.team for t in table.state.current.transmissions if not t.given)
+    return {"left": max(0, round(SAND_TIMER - elapsed)), "team": slower}
+
+
 def live_context(table: DecryptoTable, viewer, live_url: str, act_url: str, **extra) -> dict:
     seen = view(table.state, viewer, gettext)
     return {
+        "timer": sand_timer(table),
         "table": table,
         "view": seen,
         "teams": sheets(seen),
@@ -139,6 +195,8 @@ def live_context(table: DecryptoTable, viewer, live_url: str, act_url: str, **ex
         "etag": live_etag(table, viewer),
         "clue_limit": CLUE_LIMIT,
         "intent": request.args.get("do", "")[:16],
+        "accepts": (),
+        "seats_for_host": [],
         **extra,
     }
 
@@ -149,17 +207,47 @@ def live_etag(table: DecryptoTable, viewer) -> str:
 
 
 def host_context(token: str, table: DecryptoTable) -> dict:
-    return live_context(table, TABLE, url_for("decrypto.host_live", token=token),
-                        url_for("decrypto.host_act", token=token), host=True)
+    context = live_context(table, TABLE, url_for("decrypto.host_live", token=token),
+                           url_for("decrypto.host_act", token=token), host=True)
+    seen = context["view"]
+    context["accepts"] = {f"{o['team']}-{o['number']}" for o in seen.can if o["action"] == "accept_keyword"}
+    context["seats_for_host"] = host_seats(token, table)
+    return context
+
+
+def host_seats(token: str, table: DecryptoTable) -> list[dict]:
+    """Every seat as the host manages it: let a lost phone's seat go, or play a seat with no phone here.
+    `needed` marks a seat the table waits for that no phone can play (its encryptor, or a team without phones)."""
+    state = table.state
+    seats = []
+    for team in TEAMS:
+        roster = state.roster(team)
+        no_phones = all(member.player is None for member in roster)
+        for number, member in enumerate(roster, start=1):
+            encrypting = state.current is not None and state.encryptor(team) == number
+            key = f"{team}-{number}"
+            name = member.name or gettext("Seat %(number)s", number=number)
+            seats.append({
+                "team": team, "key": key, "phone": member.player is not None,
+                "label": gettext("White: %(name)s", name=name) if team == WHITE else gettext("Black: %(name)s", name=name),
+                "url": url_for("decrypto.host_seat", token=token, seat=key),
+                "needed": member.player is None and (
+                    (encrypting and not state.current.of(team).given) or (no_phones and not encrypting)),
+            })
+    return seats
 
 
 def player_context(token: str, table: DecryptoTable, player: str, **extra) -> dict:
     seat = table.state.seat_of(player)
-    printed = printed_seat(player)
     # The live URL keeps the step the phone is on (?do=show), so a change elsewhere does not close it.
     intent = {"do": request.args["do"][:16]} if "do" in request.args else {}
-    context = live_context(table, seat, url_for("decrypto.player_live", token=token, **intent),
-                           url_for("decrypto.player_act", token=token), host=False, **extra)
+    return seat_context(table, seat, printed_seat(player), url_for("decrypto.player_live", token=token, **intent),
+                        url_for("decrypto.player_act", token=token), **extra)
+
+
+def seat_context(table: DecryptoTable, seat: Seat | None, printed, live_url: str, act_url: str, **extra) -> dict:
+    """What one seat's screen shows: a phone, or the shared screen playing a seat that has no phone."""
+    context = live_context(table, seat, live_url, act_url, host=False, **extra)
     seen = context["view"]
     acting = [offer for offer in seen.can if offer["action"] != "join"]
     joinable = [offer["team"] for offer in seen.can if offer["action"] == "join"]
@@ -172,8 +260,20 @@ def player_context(token: str, table: DecryptoTable, player: str, **extra) -> di
         my_team=None if seat is None else seen.teams[seat.team],
         can={offer["action"] + "-" + offer.get("target", ""): offer for offer in acting},
         your_turn=bool(acting),
+        switch_to=[team for team in (offer["team"] for offer in seen.can if offer["action"] == "join")
+                   if seat is not None and team != seat.team],
+        my_name="" if seat is None else table.state.roster(seat.team)[seat.number - 1].name,
     )
     return context
+
+
+def host_seat_context(token: str, table: DecryptoTable, seat: Seat, **extra) -> dict:
+    """The shared screen playing a seat with no phone: that seat's own view, its moves posted by the host."""
+    intent = {"do": request.args["do"][:16]} if "do" in request.args else {}
+    key = f"{seat.team}-{seat.number}"
+    return seat_context(table, seat, None, url_for("decrypto.host_seat_live", token=token, seat=key, **intent),
+                        url_for("decrypto.host_act", token=token), acting_as=key,
+                        back_url=url_for("decrypto.host", token=token), **extra)
 
 
 def render_live(context: dict) -> str:
@@ -199,7 +299,7 @@ def create():
     if not form.validate_on_submit():
         return render_template("decrypto/new.html", form=form), 400
     sizes = None if form.split.data else (int(form.white.data), int(form.black.data))
-    code = create_table(sizes, form.language.data if form.keywords.data == SITE else None)
+    code = create_table(sizes, form.language.data if form.keywords.data == SITE else None, form.ending.data)
     return redirect(url_for("decrypto.host", token=decrypto_host_token(code)), 303)
 
 
@@ -209,6 +309,10 @@ def host(token: str):
     mark_private()
     base, reachable = phone_base()
     state = table.state
+    # A seat's code leaves the shared screen once its phone has joined, unless the host asks for it again (to move
+    # a player to a new phone); the one join code of a table that splits at the table stays while it is useful.
+    show_all = request.args.get("codes") == "all"
+    hidden = 0
     if state.setup.team_sizes is None:
         join_url = base + url_for("decrypto.join", token=decrypto_join_token(table.code))
         phones = [{"team": None, "name": gettext("Every player"), "url": join_url, "qr": qr_svg(join_url)}]
@@ -216,12 +320,44 @@ def host(token: str):
         phones = []
         for team, size in zip(TEAMS, state.setup.team_sizes):
             for number in range(1, size + 1):
+                if state.roster(team)[number - 1].player is not None and not show_all:
+                    hidden += 1
+                    continue
                 url = base + url_for("decrypto.player", token=decrypto_player_token(table.code, f"{team[0]}{number}"))
                 phones.append({"team": team, "number": number, "url": url, "qr": qr_svg(url),
                                "name": gettext("White, player %(number)s", number=number) if team == WHITE
                                else gettext("Black, player %(number)s", number=number)})
     return render_template("decrypto/host.html", **host_context(token, table), phones=phones, phone_base=base,
-                           phones_can_reach=reachable, token=token)
+                           phones_can_reach=reachable, token=token, hidden_codes=hidden, show_all=show_all)
+
+
+@bp.get("/decrypto/h/<token>/seat/<seat>")
+def host_seat(token: str, seat: str):
+    """The shared screen playing a seat that has no phone (its player passes the screen round, or looks alone)."""
+    table = host_table(token)
+    mark_private()
+    try:
+        playing = phoneless_seat(table, seat)
+    except SeatHasPhone as error:
+        return refused(error)
+    return render_template("decrypto/player.html", **host_seat_context(token, table, playing))
+
+
+@bp.get("/decrypto/h/<token>/seat/<seat>/live")
+def host_seat_live(token: str, seat: str):
+    table = host_table(token)
+    mark_private()
+    playing = seat_from_text(seat)
+    if playing is None or not 1 <= playing.number <= len(table.state.roster(playing.team)):
+        abort(404)
+
+    def render(t):
+        # A phone took the seat meanwhile: the shared screen goes back to the table's view, with no secret of it.
+        if t.state.roster(playing.team)[playing.number - 1].player is not None:
+            return render_live(host_context(token, t))
+        return render_live(host_seat_context(token, t, playing))
+
+    return long_poll_response(table.code, lambda: load_table(table.code), lambda t: live_etag(t, playing), render)
 
 
 @bp.get("/decrypto/j/<token>")
@@ -233,11 +369,32 @@ def join(token: str):
     return redirect(url_for("decrypto.player", token=decrypto_player_token(table.code, player)), 303)
 
 
+# A player's link is one seat: the first browser that opens it holds it (core/claims.py); another browser sees no
+# secret of it, and is asked before it takes the seat over, which the first phone's live update then shows.
+
+def moved_context(token: str, table: DecryptoTable) -> dict:
+    """What a browser that does not hold the seat sees: the question, or the news that the seat moved away."""
+    return {"table": table, "token": token, "etag": f"decrypto-claim-{table.code}",
+            "live_url": url_for("decrypto.player_live", token=token)}
+
+
 @bp.get("/decrypto/p/<token>")
 def player(token: str):
     table, player_id = player_table(token)
     mark_private()
+    if claims.claim(table.code, player_id) == claims.ELSEWHERE:
+        return render_template("decrypto/claim.html", **moved_context(token, table))
     return render_template("decrypto/player.html", **player_context(token, table, player_id))
+
+
+@bp.post("/decrypto/p/<token>/take-over")
+@limiter.limit(actions_limit)
+def take_over(token: str):
+    """This browser takes the seat over from the one that held it (its player confirmed)."""
+    table, player_id = player_table(token)
+    mark_private()
+    claims.take_over(table.code, player_id)
+    return redirect(url_for("decrypto.player", token=token), 303)
 
 
 @bp.get("/decrypto/h/<token>/live")
@@ -252,9 +409,18 @@ def host_live(token: str):
 def player_live(token: str):
     table, player_id = player_table(token)
     mark_private()
+
+    def held() -> bool:
+        return claims.status(table.code, player_id) != claims.ELSEWHERE
+
+    def render(t):
+        if not held():
+            return render_template("decrypto/_moved.html", **moved_context(token, t))
+        return render_live(player_context(token, t, player_id))
+
     return long_poll_response(
-        table.code, lambda: load_table(table.code), lambda t: live_etag(t, t.state.seat_of(player_id)),
-        lambda t: render_live(player_context(token, t, player_id)),
+        table.code, lambda: load_table(table.code),
+        lambda t: live_etag(t, t.state.seat_of(player_id)) if held() else f"decrypto-claim-{t.code}", render,
     )
 
 
@@ -266,6 +432,8 @@ def refused(error: Exception):
         return error_response(409, gettext("Another move came first: look at the screen again, then retry."))
     if isinstance(error, GameNotOver):
         return error_response(409, gettext("This game is still being played: finish it before the next one."))
+    if isinstance(error, SeatHasPhone):
+        return error_response(409, gettext("A phone plays this seat now: it acts on that phone."))
     return error_response(409, illegal_move_text(error.reason, error.params, gettext))
 
 
@@ -274,6 +442,16 @@ def _texts(form, prefix: str, count: int) -> tuple[str, ...]:
     if any(len(text) > 4 * CLUE_LIMIT for text in texts):
         raise ValueError("text far too long")
     return texts
+
+
+def guessed_code(form) -> tuple[int, ...]:
+    """The code a guess form names: three 1-4 pickers (pick1-pick3), or the code typed as text ("4-2-1")."""
+    if "code" in form:
+        return parse_code(form.get("code", "")[:16])
+    picks = [form.get(f"pick{index}", "") for index in range(1, 4)]
+    if not all(pick in ("1", "2", "3", "4") for pick in picks):
+        raise IllegalMove("malformed_code")
+    return check_code(int(pick) for pick in picks)
 
 
 def player_move(table: DecryptoTable, player: str, form):
@@ -286,6 +464,12 @@ def player_move(table: DecryptoTable, player: str, form):
         return Join(player, team, form.get("name", "")[: 4 * NAME_LIMIT], number)
     if seat is None:
         raise IllegalMove("not_joined")
+    return seat_move(seat, form)
+
+
+def seat_move(seat: Seat, form):
+    """The move a seat's form names, from its phone or from the shared screen playing it."""
+    action = form.get("action", "")
     if action == "show_code":
         return ShowCode(seat.team, seat.number)
     if action == "give_clues":
@@ -294,7 +478,7 @@ def player_move(table: DecryptoTable, player: str, form):
     if action == "guess":
         if form.get("confirm") != "yes":
             raise ValueError("a guess needs its confirm box")
-        return Guess(seat.team, form.get("target", ""), parse_code(form.get("code", "")[:16]), seat.number)
+        return Guess(seat.team, form.get("target", ""), guessed_code(form), seat.number)
     if action == "guess_keywords":
         return GuessKeywords(seat.team, _texts(form, "word", 4), seat.number)
     if action == "count_keywords":
@@ -305,17 +489,26 @@ def player_move(table: DecryptoTable, player: str, form):
     raise ValueError(f"no action {action!r}")
 
 
+def clue_warnings(table: DecryptoTable, move) -> list[str]:
+    """Warnings a typed clue deserves before it is sent: repeated, or one of the team's own keywords."""
+    if not isinstance(move, GiveClues) or not move.clues or request.form.get("anyway") == "yes":
+        return []
+    state = table.state
+    found = [*state.repeated_clues(move.team, move.clues), *state.keyword_clues(move.team, move.clues)]
+    return [warning.text(gettext) for warning in found]
+
+
 @bp.post("/decrypto/p/<token>/play")
 @limiter.limit(actions_limit)
 def player_act(token: str):
     table, player_id = player_table(token)
     mark_private()
+    if claims.status(table.code, player_id) == claims.ELSEWHERE:
+        return error_response(409, gettext("This seat is open on another phone now: take it over there, or here."))
 
     def confirm(move):
-        """Repeated clues are not refused: the encryptor sees the warning and sends them again, or changes them."""
-        if not isinstance(move, GiveClues) or not move.clues or request.form.get("anyway") == "yes":
-            return None
-        warnings = [r.text(gettext) for r in table.state.repeated_clues(move.team, move.clues)]
+        """Warned clues are not refused: the encryptor sees the warning and sends them again, or changes them."""
+        warnings = clue_warnings(table, move)
         if not warnings:
             return None
         context = player_context(token, table, player_id, warnings=warnings, typed=move.clues)
@@ -327,17 +520,40 @@ def player_act(token: str):
                confirm=confirm)
 
 
-def host_move(form):
-    """What the host screen's form asks for: start a table that split on its phones, or the next game."""
-    return {"start": Start(), "next_game": NEXT_GAME}.get(form.get("action"))
+def host_move(table: DecryptoTable, form):
+    """What the host screen's form asks for: start, the next game, a seat's phone let go, a keyword guess counted,
+    or a move of a seat with no phone that the shared screen plays."""
+    action = form.get("action", "")
+    if action == "start":
+        return Start()
+    if action == "next_game":
+        return NEXT_GAME
+    if action == "free_seat":
+        seat = seat_from_text(form.get("seat", ""))
+        if seat is None or not 1 <= seat.number <= len(table.state.roster(seat.team)):
+            raise ValueError("no such seat")
+        player = table.state.roster(seat.team)[seat.number - 1].player
+        if player is None:
+            raise ValueError("the seat has no phone")
+        return Leave(player)
+    if action == "accept_keyword":
+        number = form.get("number", "")
+        if number not in ("1", "2", "3", "4"):
+            raise ValueError("a keyword number is 1-4")
+        return AcceptKeyword(form.get("team", ""), int(number))
+    if "as" in form:
+        return seat_move(phoneless_seat(table, form["as"]), form)
+    return None
 
 
 @bp.post("/decrypto/h/<token>/play")
 @limiter.limit(actions_limit)
 def host_act(token: str):
-    """The host screen starts a table that split on its phones, and deals the next game once one is over."""
+    """The host screen: starts a split table, plays seats with no phone, lets a lost phone's seat go, counts a
+    keyword guess, and deals the next game once one is over."""
     table = host_table(token)
     mark_private()
+    playing = seat_from_text(request.form.get("as", ""))
 
     def apply(move):
         if move != NEXT_GAME:
@@ -346,5 +562,20 @@ def host_act(token: str):
             raise GameNotOver()
         return next_game(table)
 
-    return act(lambda: host_move(request.form), apply, lambda following: render_live(host_context(token, following)),
-               url_for("decrypto.host", token=token), refusals=REFUSALS, refused=refused, malformed=MALFORMED)
+    def confirm(move):
+        warnings = clue_warnings(table, move)
+        if not warnings:
+            return None
+        context = host_seat_context(token, table, playing, warnings=warnings, typed=move.clues)
+        return render_live(context) if wants_fragment() else render_template("decrypto/player.html", **context)
+
+    def fragment(following):
+        if playing is not None and following.state.roster(playing.team)[playing.number - 1].player is None:
+            return render_live(host_seat_context(token, following, playing))
+        return render_live(host_context(token, following))
+
+    page = url_for("decrypto.host", token=token)
+    if playing is not None:
+        page = url_for("decrypto.host_seat", token=token, seat=f"{playing.team}-{playing.number}")
+    return act(lambda: host_move(table, request.form), apply, fragment, page, refusals=REFUSALS, refused=refused,
+               malformed=MALFORMED, confirm=confirm)

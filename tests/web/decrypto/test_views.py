@@ -212,9 +212,9 @@ def test_the_next_game_deals_unseen_keywords_and_purges_go_with_the_table(app):
     play_round(phones, 2, black_guesses_wrong=True)
     response = client.post(host + "/play", data={"action": "next_game"}, headers={"X-Requested-With": "fetch"})
     assert response.status_code == 200 and "Game 2 · round 1 of 8" in response.get_data(as_text=True)
-    for team in TEAMS:
-        for number, phone in enumerate(phones[team], start=1):
-            phone.act(action="join")
+    # Everyone keeps their seat and name; the encryptor order goes on (seat 2 encrypted last, so seat 1 now).
+    assert "You play for Black, seat 2." in phones["black"][1].get() and "black 2" in client.get(host).get_data(as_text=True)
+    assert "show my code" in phones["white"][0].get() and "show my code" not in phones["white"][1].get()
     second = set(phones["white"][0].keywords()) | set(phones["black"][0].keywords())
     assert len(second) == 8 and not first & second
     with app.app_context():
@@ -257,7 +257,7 @@ def test_logs_stored_with_the_old_type_key_still_read_and_new_rows_say_action(ap
     from companion.web.decrypto.store import create_table, load_table, play
 
     with app.app_context():
-        code = create_table((2, 2), "en")
+        code = create_table((2, 2), "en", "rulebook")
         old_rows = [
             {"type": "join", "player": "w1", "team": "white", "name": "Ann", "seat": 1},
             {"type": "show_code", "team": "white", "seat": 1},
