@@ -59,6 +59,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from . import (
         assets,
+        claims,
         compression,
         db,
         errors,
@@ -79,6 +80,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     store.init_app(app)
     live.init_app(app)
     security.init_app(app)
+    claims.init_app(app)
     ratelimit.init_app(app)
     errors.init_app(app)
     for game in games:
