@@ -60,6 +60,15 @@ def holder(code: str, seat: str) -> str | None:
         return connection.scalar(_HOLDER, {"code": code, "seat": seat})
 
 
+_CLAIMED = select(SeatClaim.seat).where(SeatClaim.code == bindparam("code"))
+
+
+def claimed_seats(code: str) -> frozenset[str]:
+    """The seats of a table that some device holds (a host screen ticks them)."""
+    with reading() as connection:
+        return frozenset(connection.scalars(_CLAIMED, {"code": code}))
+
+
 def status(code: str, seat: str) -> str:
     """HELD, ELSEWHERE or FREE for this device, without claiming anything (for live updates)."""
     found = holder(code, seat)

@@ -42,6 +42,9 @@ def test_the_first_browser_holds_the_seat_and_resumes_it(claiming_app):
     assert again.text == claims.HELD
     assert "Set-Cookie" not in again.headers  # its cookie is kept, not replaced
     assert first.get("/claim/ABCDE-FGHJK/3").text == claims.HELD  # another seat is another claim
+    with claiming_app.app_context():
+        assert claims.claimed_seats("ABCDE-FGHJK") == {"2", "3"}
+        assert claims.claimed_seats("OTHER-TABLE") == frozenset()
 
 
 def test_another_browser_asks_first_and_the_first_one_learns_it_lost_the_seat(claiming_app):
