@@ -82,6 +82,7 @@ def serve(
         instance_folder,
         secret_key,
     )
+    from companion.web.core.network import LISTEN_HOST_VARIABLE
 
     server = server or default_server()
     if server == "granian" and not granian_available():
@@ -93,6 +94,7 @@ def serve(
     public_url = environment_settings().get("PUBLIC_URL")
     instance = instance_folder()
     secret_key(instance)  # made (or refused) here, once, before any worker reads it
+    os.environ[LISTEN_HOST_VARIABLE] = host  # pages then tell the host when phones cannot reach this address
     site = create_app() if server == "waitress" else None  # granian's workers each build their own
     listener = listen(host, port, accept=server == "waitress")  # granian opens its own sockets
     print(banner(host, port, public_url, lan_address(), server, workers, threads, str(instance)), flush=True)

@@ -7,7 +7,7 @@ from functools import cache
 import pytest
 
 from companion.cryptid import load_game
-from companion.cryptid.hexgrid import hex_index
+from companion.cryptid.hexgrid import hex_index, hex_name
 from companion.cryptid.play import (
     LOBBY,
     OPENING,
@@ -523,26 +523,25 @@ def test_a_seat_s_view_carries_its_own_clue_area_and_choices_and_nobody_else_s()
 # --- texts ------------------------------------------------------------------------------------------------------
 
 
-def test_log_sentences_name_the_players_and_count_rows_and_columns_from_one():
+def test_log_sentences_name_the_players_and_the_hexes_as_the_board_edges_print_them():
     names = {1: "Ana", 2: "Ben", 3: "Chloe", 4: "Dan"}
+    assert hex_name(6 * 12 + 3) == "D7"
     state = opened(FOUR)
     disc_hex, cube_hex = hex_where(state, allows=[2]), hex_where(state, rules_out=[2])
     state = play(state, Ask(1, 2, disc_hex), Ask(2, 3, hex_where(state, allows=[3])))
     asked = state.log[-2]
-    row, col = disc_hex // 12 + 1, disc_hex % 12 + 1
-    assert log_entry_text(asked, names) == f"Ana asked Ben about row {row}, column {col}: disc."
+    assert log_entry_text(asked, names) == f"Ana asked Ben about {hex_name(disc_hex)}: disc."
     state = state.apply(Ask(3, 2, cube_hex))
-    row, col = cube_hex // 12 + 1, cube_hex % 12 + 1
-    assert log_entry_text(state.log[-1], names) == f"Chloe asked Ben about row {row}, column {col}: cube."
+    assert log_entry_text(state.log[-1], names) == f"Chloe asked Ben about {hex_name(cube_hex)}: cube."
     assert pending_text(state, names) == "Chloe: place a cube."
     first = state.log[0]
-    assert log_entry_text(first, names) == f"Ana placed a cube on row {first.row + 1}, column {first.col + 1}."
+    assert log_entry_text(first, names) == f"Ana placed a cube on {hex_name(first.hex)}."
     state = state.apply(Cube(3, lowest(state.cube_choices(3))))
     assert pending_text(state, names) == "Dan: ask or search."
     state = play(state, Leave(4), Search(1, game(FOUR).habitat))
     assert [log_entry_text(e, names) for e in state.log[-6:]] == [
         "Dan left the game.",
-        f"Ana searched row {game(FOUR).habitat // 12 + 1}, column {game(FOUR).habitat % 12 + 1}.",
+        f"Ana searched {hex_name(game(FOUR).habitat)}.",
         "Ben answered: disc.", "Chloe answered: disc.", "Dan answered: disc.", "Ana found the habitat and wins!",
     ]
     assert pending_text(state, names) == "The game is over: Ana found the habitat."

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from companion.cryptid.hexgrid import hex_row_col, hexes_of
+from companion.cryptid.hexgrid import hex_name, hex_row_col, hexes_of
 from companion.cryptid.play import Search, State
 from companion.cryptid.text import clue_text, hint_text
 from companion.web.core.db import Base, db
@@ -284,20 +284,29 @@ def test_agreeing_to_the_reveal_ends_a_refereed_game_with_no_winner(apps):
     assert final["reveal"]["clues"] and final["turn"] is None
 
 
-def test_a_move_from_a_plain_form_without_javascript(apps):
+def test_a_move_from_the_sheet_without_javascript_returns_to_the_board_and_a_second_send_is_not_an_error(apps):
     code, phones = new_table(apps, 3, False)
     state = referee_state(apps[0], code)
     seat = state.turn
     token = phones[seat - 1].path.split("/")[3]
     client = apps[1].test_client()
     hex_index = hexes_of(state.cube_choices(seat))[0]
-    page = client.get(f"/s/{token}", query_string={"hex": hex_index, "do": "cube"}).get_data(as_text=True)
-    assert "Place your cube on" in page and 'name="version"' in page
-    response = client.post(f"/s/{token}/play", data={"action": "cube", "hex": hex_index, "version": state.version})
-    assert response.status_code == 303 and response.headers["Location"] == f"/s/{token}"
+    board = client.get(f"/s/{token}").get_data(as_text=True)
+    assert f'href="/s/{token}?hex={hex_index}#here"' in board  # a tapped hex comes back to the board at that hex
+    page = client.get(f"/s/{token}", query_string={"hex": hex_index}).get_data(as_text=True)
+    sheet = page[page.index('<section class="sheet"'):]
+    assert f'<span class="hex-name" dir="ltr">{hex_name(hex_index)}</span>' in sheet
+    assert "your clue rules this hex out (cube)." in sheet  # a cube choice: the clue rules the hex out
+    assert 'value="cube" required checked' in sheet and 'name="version"' in sheet and 'id="here"' in page
+    move = {"do": "cube", "hex": hex_index, "version": state.version}
+    response = client.post(f"/s/{token}/play", data=move)
+    assert response.status_code == 303 and response.headers["Location"] == f"/s/{token}#board"
     assert referee_state(apps[0], code).cubes_of(seat) == 1 << hex_index
-    again = client.post(f"/s/{token}/play", data={"action": "cube", "hex": hex_index, "version": state.version})
-    assert again.status_code == 409 and "moved on" in again.get_data(as_text=True)
+    again = client.post(f"/s/{token}/play", data=move)  # a double tap, or the form sent twice
+    assert again.status_code == 303 and referee_state(apps[0], code).version == state.version + 1
+    other = hexes_of(state.cube_choices(seat))[1]
+    stale = client.post(f"/s/{token}/play", data={"do": "cube", "hex": other, "version": state.version})
+    assert stale.status_code == 409 and "moved on" in stale.get_data(as_text=True)
     assert client.post(f"/s/{token}/play", data={"action": "cube", "hex": "x"}).status_code == 400
 
 
@@ -316,7 +325,7 @@ def test_every_hex_link_on_both_kinds_of_seat_page_is_named_by_elements_on_that_
     pages.append(client.get(seat_path).get_data(as_text=True))
     for page in pages:
         ids = set(re.findall(r' id="([^"]+)"', page))
-        named = re.findall(r'<a href="[^"]*\?hex=\d+" aria-labelledby="([^"]+)"', page)
+        named = re.findall(r'<a href="[^"]*\?hex=\d+(?:#here)?" aria-labelledby="([^"]+)"', page)
         assert len(named) == 108
         assert all(set(value.split()) <= ids for value in named)
         assert '<span id="r1">Σειρά 1</span>' in page
