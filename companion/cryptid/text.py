@@ -275,6 +275,7 @@ ILLEGAL_MOVES = {
     "seat_left": N_("That player has already left the game."),
     "vote_self": N_("You cannot mark yourself as gone: leave the game instead."),
     "already_voted": N_("You have already marked that player as gone."),
+    "not_voted": N_("You have not marked that player as gone."),
     "stale_version": N_("The game has moved on since your screen was updated: look at it again and retry."),
     "name_empty": N_("Type a name."),
     "name_too_long": N_("A name can have at most {limit} characters."),

@@ -58,6 +58,9 @@ AXE_VISITS = [
     ("en", "/help/play?back={seat_path}"),
     ("en", "/nowhere"), ("en", "/games/ZZZZZ-ZZZZZ"), ("en", "{seat}"), ("en", "{seat}?hex=40"), ("en", "{revealed_seat}"),
     ("fa", "{host}"), ("fa", "{seat}"), ("fa", "/games/{revealed}/reveal"), ("el", "{seat}"), ("ja", "{host}"),
+    # Refereed play: a seat with its action sheet open, the host screen, the help for refereed play.
+    ("en", "{refereed_seat}?hex=40"), ("fa", "{refereed_seat}?hex=40"), ("en", "{refereed_host}"),
+    ("ja", "{refereed_host}"), ("el", "/help/refereed?back={refereed_seat_path}"),
 ]
 
 
@@ -70,6 +73,9 @@ def places(browser, host_of, revealed) -> dict[str, str]:
     found = {"fresh": fresh, "host": host_of(fresh), "seat": seat, "seat_path": urlsplit(seat).path,
              "revealed": revealed, "revealed_host": host_of(revealed),
              "revealed_seat": seat_urls(page, host_of(revealed))[1]}
+    dealt = page.request.post(host_of(fresh).split("/h/")[0] + "/api/tables", data={"players": 3}).json()
+    found.update(refereed_host=dealt["host_url"], refereed_seat=dealt["seats"][0]["url"],
+                 refereed_seat_path=urlsplit(dealt["seats"][0]["url"]).path)
     page.close()
     return found
 

@@ -26,6 +26,7 @@ from companion.cryptid.play import (
     Start,
     State,
     VoteGone,
+    WithdrawGone,
     hex_from_row_col,
     legal_moves,
 )
@@ -307,6 +308,19 @@ def test_a_seat_is_gone_once_every_other_active_seat_votes_so():
     assert reason(state, HostGone(3)) == "seat_left"
 
 
+def test_a_vote_taken_back_no_longer_counts():
+    state = play(opened(FOUR), VoteGone(1, 3), VoteGone(2, 3))
+    assert reason(state, WithdrawGone(4, 3)) == "not_voted"
+    state = state.apply(WithdrawGone(2, 3))
+    assert state.gone_votes[2] == {1} and state.log == play(opened(FOUR), VoteGone(1, 3)).log  # no log entry
+    assert WithdrawGone(1, 3) in legal_moves(state, 1) and WithdrawGone(2, 3) not in legal_moves(state, 2)
+    state = state.apply(VoteGone(4, 3))
+    assert state.left == frozenset()  # seat 2's vote is missing now
+    state = state.apply(VoteGone(2, 3))
+    assert state.left == {3}
+    assert reason(state, WithdrawGone(1, 3)) == "seat_left"
+
+
 def test_a_voter_who_leaves_stops_counting_so_the_votes_already_cast_can_be_enough():
     state = play(opened(FOUR), VoteGone(1, 3), VoteGone(2, 3))
     state = state.apply(Leave(4))
@@ -401,8 +415,8 @@ def test_hex_from_row_col_checks_the_board():
         assert caught.value.reason == "off_board"
 
 
-EVERY_MOVE = [Start(2), Name(3, "Ana"), Cube(1, 13), Ask(2, 3, 107), Search(4, 0), Leave(5), VoteGone(1, 2), HostGone(3),
-              Reveal()]
+EVERY_MOVE = [Start(2), Name(3, "Ana"), Cube(1, 13), Ask(2, 3, 107), Search(4, 0), Leave(5), VoteGone(1, 2),
+              WithdrawGone(4, 1), HostGone(3), Reveal()]
 
 
 @pytest.mark.parametrize("move", EVERY_MOVE, ids=lambda m: m.action)
@@ -420,6 +434,7 @@ def test_the_json_form_of_moves():
         {"action": "search", "seat": 4, "row": 0, "col": 0},
         {"action": "leave", "seat": 5},
         {"action": "vote_gone", "voter": 1, "seat": 2},
+        {"action": "withdraw_gone", "voter": 4, "seat": 1},
         {"action": "host_gone", "seat": 3},
         {"action": "reveal"},
     ]

@@ -25,6 +25,7 @@ from companion.cryptid.play import (
     Search,
     State,
     VoteGone,
+    WithdrawGone,
     clean_name,
 )
 from companion.cryptid.text import (
@@ -278,6 +279,8 @@ def form_move(seat: int, form) -> object:
             return Leave(seat)
         if action == "vote_gone":
             return VoteGone(seat, _int(target))
+        if action == "withdraw_gone":
+            return WithdrawGone(seat, _int(target))
         hex_index = _int(form.get("hex"))
         if not 0 <= hex_index < HEX_COUNT:
             return None

@@ -329,3 +329,22 @@ def test_every_hex_link_on_both_kinds_of_seat_page_is_named_by_elements_on_that_
         assert len(named) == 108
         assert all(set(value.split()) <= ids for value in named)
         assert '<span id="r1">Σειρά 1</span>' in page
+
+
+def test_a_gone_vote_is_confirmed_seen_by_the_accused_and_can_be_taken_back(apps):
+    code, phones = new_table(apps, 4, False)
+    tokens = [phone.path.split("/")[3] for phone in phones]
+    voter, accused = apps[0].test_client(), apps[1].test_client()
+    page = voter.get(f"/s/{tokens[0]}").get_data(as_text=True)
+    assert "will see this" in page and 'value="vote_gone"' in page  # a confirmation inside its own fold first
+    assert voter.post(f"/s/{tokens[0]}/play", data={"action": "vote_gone", "target": 3}).status_code == 303
+    assert referee_state(apps[0], code).gone_votes[2] == {1}
+    warned = accused.get(f"/s/{tokens[2]}").get_data(as_text=True)
+    assert "1 player marked you as gone." in warned
+    page = voter.get(f"/s/{tokens[0]}").get_data(as_text=True)
+    assert 'value="withdraw_gone"' in page and "Take back my vote" in page
+    assert voter.post(f"/s/{tokens[0]}/play", data={"action": "withdraw_gone", "target": 3}).status_code == 303
+    assert referee_state(apps[0], code).gone_votes[2] == frozenset()
+    assert "marked you as gone" not in accused.get(f"/s/{tokens[2]}").get_data(as_text=True)
+    again = phones[0].post({"action": "withdraw_gone", "seat": 3}, status=409)
+    assert again["error"] == "You have not marked that player as gone."
