@@ -348,3 +348,20 @@ def test_a_gone_vote_is_confirmed_seen_by_the_accused_and_can_be_taken_back(apps
     assert "marked you as gone" not in accused.get(f"/s/{tokens[2]}").get_data(as_text=True)
     again = phones[0].post({"action": "withdraw_gone", "seat": 3}, status=409)
     assert again["error"] == "You have not marked that player as gone."
+
+
+def test_the_replay_counts_the_moves_the_log_shows_and_is_not_the_games_end(apps):
+    code, phones = new_table(apps, 3, False)
+    rng = random.Random(3)
+    phones[0].post({"action": "name", "name": "Ana"})  # a move that writes nothing in the log
+    while (state := referee_state(apps[0], code)).phase != "over":
+        play_a_move(phones[state.turn - 1], state, state.turn, rng, hunt=state.phase == "turns")
+    state = referee_state(apps[0], code)
+    steps = len({entry.n for entry in state.log}) - sum(entry.action in ("answer", "win") for entry in state.log)
+    assert steps < state.version  # the start and the name are moves too, but show nothing
+    client = apps[1].test_client()
+    page = client.get(f"/s/{phones[1].path.split('/')[3]}", query_string={"replay": 0}).get_data(as_text=True)
+    assert f"Replay: move 0 of {steps}" in page
+    assert "The game is over" not in page and 'class="announce"' not in page
+    last = client.get(f"/s/{phones[1].path.split('/')[3]}", query_string={"replay": steps}).get_data(as_text=True)
+    assert f"Replay: move {steps} of {steps}" in last and "Forward" not in last
