@@ -157,6 +157,7 @@ def _log_row(entry, names: dict[int, str], game: Game) -> dict:
            "mirror": mirror_text(entry, game.board, names, gettext)}
     if entry.hex is not None:
         row["x"], row["y"] = (f"{value:.1f}" for value in hex_center(entry.hex))
+        row["hex"] = board_name(entry.hex)
     return row
 
 
