@@ -358,7 +358,9 @@ def seat_context(token: str, game: Game, seat: int, state: State) -> dict:
 
 def seat_page(token: str, game: Game, seat: int, head: TableHead | None = None):
     state = load_play(game, head)
-    if claims.claim(game.code, claim_key(seat)) == claims.ELSEWHERE:
+    # Opening the page only looks: the seat is claimed by the page's first live update or move, so that a link
+    # preview (a chat app fetching the link to show it) never takes a seat from the player it was sent to.
+    if claims.status(game.code, claim_key(seat)) == claims.ELSEWHERE:
         return render_template("cryptid/play/take_over.html", game=game, seat=seat, names=state.display_names(gettext),
                                take_over_url=url_for("play.take_over", token=token)), 409
     context = seat_context(token, game, seat, state)
@@ -438,6 +440,7 @@ def public_page(game: Game, panel: str, head: TableHead | None = None):
 def seat_live(token: str):
     game, seat = seat_game(token)
     mark_private()
+    claims.claim(game.code, claim_key(seat))
     return live_response(game, lambda state: seat_context(token, game, seat, state),
                          lambda state: seat_etag(game, seat, state))
 
@@ -463,7 +466,7 @@ SEAT_ELSEWHERE = lazy_gettext("This seat is now open on another phone. To play h
 def seat_act(token: str):
     game, seat = seat_game(token)
     mark_private()
-    if claims.status(game.code, claim_key(seat)) == claims.ELSEWHERE:
+    if claims.claim(game.code, claim_key(seat)) == claims.ELSEWHERE:
         return error_response(409, str(SEAT_ELSEWHERE))
 
     def fragment(state):

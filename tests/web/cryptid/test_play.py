@@ -365,3 +365,22 @@ def test_the_replay_counts_the_moves_the_log_shows_and_is_not_the_games_end(apps
     assert "The game is over" not in page and 'class="announce"' not in page
     last = client.get(f"/s/{phones[1].path.split('/')[3]}", query_string={"replay": steps}).get_data(as_text=True)
     assert f"Replay: move {steps} of {steps}" in last and "Forward" not in last
+
+
+def test_a_seat_is_held_by_the_phone_that_plays_it_not_by_one_that_only_fetched_the_link(apps):
+    """A chat app's link preview fetches the page without running its script: that takes no seat. The first page
+    whose live update runs (or that moves) holds the seat; another phone is asked before it takes the seat over."""
+    code, phones = new_table(apps, 3, False)
+    seat_path = f"/s/{phones[0].path.split('/')[3]}"
+    preview, phone, other = (apps[0].test_client() for _ in range(3))
+    assert preview.get(seat_path).status_code == 200
+    assert phone.get(seat_path).status_code == 200  # the preview took nothing
+    assert phone.get(seat_path + "/live").status_code == 200  # the page's script: now this phone holds the seat
+    asked = other.get(seat_path)
+    assert asked.status_code == 409 and "This seat is already open on another phone." in asked.get_data(as_text=True)
+    assert other.post(seat_path + "/play", data={"action": "leave"}).status_code == 409
+    assert other.post(seat_path + "/take-over").status_code == 303
+    told = phone.get(seat_path + "/live").get_data(as_text=True)
+    assert "This seat is now open on another phone." in told
+    assert phone.post(seat_path + "/play", data={"action": "leave"}).status_code == 409
+    assert referee_state(apps[0], code).left == frozenset()
