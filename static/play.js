@@ -1,16 +1,19 @@
 // Refereed play: live updates and moves without reloads; the pages work without this file.
 "use strict";
 
-// Refereed play: the live fragment (#play) long-polls its own URL; the server answers when the game moved on.
-// Taps on hexes and move buttons fetch the next fragment instead of reloading; forms inside it post by fetch.
-function swapPlay(html) {
+// The live fragment (#play) long-polls its own URL; the server answers when the game moved on, and the fragment
+// is swapped in place. Taps on hexes fetch the fragment with that hex's sheet; forms inside it post by fetch.
+// Nothing here decides a rule: the server's fragment says what may be done, this file only moves it in.
+
+function swapPlay(html, tapped = false) {
   const holder = document.createElement("template");
   holder.innerHTML = html.trim();
   const fresh = holder.content.querySelector("#play");
   const current = document.getElementById("play");
   if (!fresh || !current) return;
   const wasMyTurn = current.hasAttribute("data-your-turn");
-  // Whatever the player is typing survives an update that arrives meanwhile.
+  const moved = Number(fresh.dataset.log || 0) > Number(current.dataset.log || 0);
+  // Whatever the player is typing or has opened survives an update that arrives meanwhile.
   const focused = document.activeElement && document.activeElement.id;
   for (const field of current.querySelectorAll("input[id]:not([type=hidden])")) {
     const twin = fresh.querySelector(`#${CSS.escape(field.id)}`);
@@ -18,15 +21,22 @@ function swapPlay(html) {
     if (field.type === "checkbox" || field.type === "radio") twin.checked = field.checked;
     else if (!twin.value) twin.value = field.value;
   }
+  for (const box of current.querySelectorAll("details[open]")) {
+    const twin = box.className && fresh.querySelector(`details.${CSS.escape(box.className.split(" ")[0])}`);
+    if (twin) twin.open = true;
+  }
   current.replaceWith(fresh);
   if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
   const myTurn = fresh.hasAttribute("data-your-turn");
   document.title = (myTurn ? "● " : "") + document.title.replace(/^● /, "");
-  if (myTurn && !wasMyTurn) {
-    if (navigator.vibrate) navigator.vibrate(200);
-    const banner = fresh.querySelector(".turn-banner");
-    if (banner) banner.scrollIntoView({ block: "nearest" });
-  }
+  if (myTurn && !wasMyTurn && navigator.vibrate) navigator.vibrate(200);
+  // A game's own script may add to this (announce the move, keep a selection in view).
+  document.dispatchEvent(new CustomEvent("play:swapped", { detail: { play: fresh, moved, tapped } }));
+}
+
+function showOnline(online) {
+  const sign = document.getElementById("offline");
+  if (sign) sign.hidden = online;
 }
 
 function retryAfter(response) {
@@ -35,7 +45,7 @@ function retryAfter(response) {
 }
 
 async function followPlay() {
-  // One waiting request at a time; on errors (offline, asleep) wait a little and ask again with the version.
+  // One waiting request at a time; on errors (offline, asleep) say so, wait a little and ask again.
   for (;;) {
     const play = document.getElementById("play");
     if (!play) return;
@@ -46,6 +56,7 @@ async function followPlay() {
         headers: { "If-None-Match": `"${play.dataset.etag}"` },
       });
       const text = response.status === 200 ? await response.text() : "";
+      showOnline(response.status < 500);
       // A tap moved the page to another step while this request waited (or while its answer was read): that
       // answer would undo the tap, so drop it; the next request asks again from the new step.
       const moved = document.getElementById("play")?.dataset.live !== asked;
@@ -53,39 +64,33 @@ async function followPlay() {
       // Busy (429) or its database away (503): ask again when the server says (Retry-After, seconds), else in 3 s.
       else if (response.status !== 304 && !moved) await new Promise((r) => setTimeout(r, retryAfter(response)));
     } catch (error) {
+      showOnline(false);
       await new Promise((r) => setTimeout(r, 2000));
     }
   }
 }
 
-async function loadPlay(url, push) {
+async function loadPlay(url) {
   const play = document.getElementById("play");
   const target = new URL(url, location.href);
   const live = new URL(play.dataset.live, location.href);
   live.search = target.search;
-  const response = await fetch(live, { cache: "no-store" });
-  if (!response.ok) { location.href = url; return; }
-  swapPlay(await response.text());
-  if (push) history.replaceState(null, "", target);
+  const response = await fetch(live, { cache: "no-store" }).catch(() => null);
+  if (!response || !response.ok) { location.href = url; return; }
+  swapPlay(await response.text(), true);
+  history.replaceState(null, "", target.pathname + target.search);
 }
 
-document.addEventListener("DOMContentLoaded", () => {
-  if (!document.getElementById("play")) return;
-  followPlay();
-  document.addEventListener("click", (event) => {
-    const link = event.target.closest("#play a[data-frag], #play svg a");
-    if (!link) return;
-    event.preventDefault();
-    loadPlay(link.getAttribute("href"), true);
-  });
-  document.addEventListener("submit", async (event) => {
-    const form = event.target;
-    if (!form.matches("#play form[data-live]")) return;
-    event.preventDefault();
-    // The pressed button's name and value belong to the form's data ("Join White" sends team=white), as in a
-    // plain post; FormData(form) alone leaves them out.
-    const body = new FormData(form);
-    if (event.submitter && event.submitter.name) body.append(event.submitter.name, event.submitter.value);
+async function sendMove(form, submitter) {
+  // Confirm is pressed once: the form's buttons stay disabled until its answer is in, so a double tap makes one move.
+  if (form.dataset.sending) return;
+  form.dataset.sending = "1";
+  // The pressed button's name and value belong to the form's data ("Join White" sends team=white), as in a
+  // plain post; FormData(form) alone leaves them out.
+  const body = new FormData(form);
+  if (submitter && submitter.name) body.append(submitter.name, submitter.value);
+  for (const button of form.querySelectorAll("button")) button.disabled = true;
+  try {
     // getAttribute: the forms have a field named "action", which hides the form's own action property.
     const response = await fetch(form.getAttribute("action"), {
       method: "POST", body, headers: { "X-Requested-With": "fetch" },
@@ -93,17 +98,39 @@ document.addEventListener("DOMContentLoaded", () => {
     if (response.ok) {
       swapPlay(await response.text());
       history.replaceState(null, "", location.pathname);
-    } else {
-      // The server's page says why (not your turn, the game moved on): show it in place of the choices.
-      const act = document.getElementById("act");
-      const text = (await response.text()).match(/role="alert">([^<]*)</);
-      if (act && text) {
-        const note = document.createElement("p");
-        note.className = "error";
-        note.setAttribute("role", "alert");
-        note.textContent = text[1];
-        act.append(note);
-      }
+      return;
     }
+    // The server's page says why (not your turn, the game moved on): show it in the form.
+    const text = (await response.text()).match(/role="alert">([^<]*)</);
+    if (text) {
+      const note = document.createElement("p");
+      note.className = "error";
+      note.setAttribute("role", "alert");
+      note.textContent = text[1];
+      form.append(note);
+    }
+  } catch (error) {
+    showOnline(false);
+  }
+  delete form.dataset.sending;
+  for (const button of form.querySelectorAll("button")) button.disabled = false;
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  if (!document.getElementById("play")) return;
+  followPlay();
+  window.addEventListener("offline", () => showOnline(false));
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest("#play a[data-frag], #play svg a");
+    if (!link) return;
+    event.preventDefault();
+    loadPlay(link.getAttribute("href"));
+  });
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    // The table's hint panel inside #play has its own script (app.js).
+    if (!form.matches("#play form[data-live]") || form.closest("#table")) return;
+    event.preventDefault();
+    sendMove(form, event.submitter);
   });
 });

@@ -104,7 +104,8 @@ def test_the_installed_site_serves_every_page_from_another_folder(venv, tmp_path
         seat = re.search(r'<a href="[^"]*(/s/[^"]+)" class="seat-link"', setup).group(1)
         for path in ["/", urllib.parse.urlsplit(host).path, f"/games/{code}", f"/games/{code}/print", seat,
                      "/help/setup", "/help/play", "/help/decrypto", "/decrypto/new", "/static/style.css",
-                     "/static/cryptid/host.css", "/static/app.js", "/static/play.js", "/static/play.css",
+                     "/static/cryptid/host.css", "/static/cryptid/table.js", "/static/app.js", "/static/play.js",
+                     "/static/play.css",
                      "/static/decrypto/decrypto.css", "/static/favicon.svg"]:
             with browser.open(base + path) as response:
                 assert response.status == 200, path

@@ -11,8 +11,8 @@ What docs/cryptid-play.md leaves open is decided here:
   gone or reveal. A seat that left before Start simply never acts.
 - A "skip" log entry always means that a seat had to place a cube and no hex qualified. The turns and opening
   cubes of a seat that left are skipped without log entries: its "leave" entry explains them.
-- VoteGone: a seat counts as left once every other active seat has voted it gone. Votes stand until then, a
-  voter who leaves stops counting, and a seat that is the only one still active can be marked gone by the host
+- VoteGone: a seat counts as left once every other active seat has voted it gone. Votes stand until then (a
+  voter may take theirs back with WithdrawGone), a voter who leaves stops counting, and a seat that is the only one still active can be marked gone by the host
   only. Being marked gone is logged as "leave", like leaving.
 - Reveal ends the game with no winner and no log entry; `outcome` tells how a game ended.
 """
@@ -177,6 +177,15 @@ class VoteGone(Move):
 
 
 @dataclass(frozen=True, slots=True)
+class WithdrawGone(Move):
+    """`voter` takes back their vote that `seat`'s player has vanished (the player came back, or it was a slip)."""
+
+    action: ClassVar[str] = "withdraw_gone"
+    voter: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class HostGone(Move):
     """The host marks a seat gone at once."""
 
@@ -192,7 +201,7 @@ class Reveal(Move):
 
 
 MOVE_TYPES: dict[str, type[Move]] = {
-    kind.action: kind for kind in (Start, Name, Cube, Ask, Search, Leave, VoteGone, HostGone, Reveal)
+    kind.action: kind for kind in (Start, Name, Cube, Ask, Search, Leave, VoteGone, WithdrawGone, HostGone, Reveal)
 }
 # Per move type, its fields in order with their JSON kind ("hex" is read and written as "row" and "col").
 _JSON_FIELDS = {
@@ -401,6 +410,14 @@ class _Position:
         if move.voter in self.gone_votes[move.seat - 1]:
             raise IllegalMove("already_voted")
 
+    def _check_withdraw_gone(self, move: WithdrawGone) -> None:
+        self._check_active(move.voter)
+        self._check_seat(move.seat)
+        if move.seat in self.left:
+            raise IllegalMove("seat_left")
+        if move.voter not in self.gone_votes[move.seat - 1]:
+            raise IllegalMove("not_voted")
+
     def _check_host_gone(self, move: HostGone) -> None:
         self._check_seat(move.seat)
         if move.seat in self.left:
@@ -418,6 +435,7 @@ _CHECKS = {
     Search: _Position._check_search,
     Leave: _Position._check_leave,
     VoteGone: _Position._check_vote_gone,
+    WithdrawGone: _Position._check_withdraw_gone,
     HostGone: _Position._check_host_gone,
     Reveal: _Position._check_reveal,
 }
@@ -570,6 +588,9 @@ class _Fold(_Position):
         self.gone_votes[move.seat - 1] |= {move.voter}
         self._settle_gone_votes()
 
+    def _withdraw_gone(self, move: WithdrawGone) -> None:
+        self.gone_votes[move.seat - 1] -= {move.voter}
+
     def _host_gone(self, move: HostGone) -> None:
         self._remove(move.seat)
 
@@ -641,6 +662,7 @@ _EFFECTS = {
     Search: _Fold._search,
     Leave: _Fold._leave,
     VoteGone: _Fold._vote_gone,
+    WithdrawGone: _Fold._withdraw_gone,
     HostGone: _Fold._host_gone,
     Reveal: _Fold._reveal,
 }
@@ -661,5 +683,6 @@ def legal_moves(state: State, seat: int | None) -> list[Move]:
                 Ask(seat, target, hex) for target in state.seats for hex in hexes_of(state.ask_hexes(seat, target))
             ]
             moves += [Search(seat, hex) for hex in hexes_of(state.search_choices(seat))]
-    table = [Leave(seat), *(VoteGone(seat, other) for other in state.seats)]
+    table = [Leave(seat), *(VoteGone(seat, other) for other in state.seats),
+             *(WithdrawGone(seat, other) for other in state.seats)]
     return moves + [move for move in table if state.is_legal(move)]

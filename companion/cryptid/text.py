@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+from .hexgrid import hex_name
+
 Translate = Callable[[str], str]
 
 
@@ -229,10 +231,10 @@ def _capitalized(text: str) -> str:
 
 # Keyed by (log action, piece): one whole sentence per outcome, never a piece word glued into a sentence.
 LOG_TEXTS = {
-    ("cube", None): N_("{name} placed a cube on row {row}, column {col}."),
-    ("ask", "disc"): N_("{name} asked {asked} about row {row}, column {col}: disc."),
-    ("ask", "cube"): N_("{name} asked {asked} about row {row}, column {col}: cube."),
-    ("search", None): N_("{name} searched row {row}, column {col}."),
+    ("cube", None): N_("{name} placed a cube on {hex}."),
+    ("ask", "disc"): N_("{name} asked {asked} about {hex}: disc."),
+    ("ask", "cube"): N_("{name} asked {asked} about {hex}: cube."),
+    ("search", None): N_("{name} searched {hex}."),
     ("answer", "disc"): N_("{name} answered: disc."),
     ("answer", "cube"): N_("{name} answered: cube."),
     ("skip", None): N_("{name} could not place a cube: no hex qualifies."),
@@ -273,6 +275,7 @@ ILLEGAL_MOVES = {
     "seat_left": N_("That player has already left the game."),
     "vote_self": N_("You cannot mark yourself as gone: leave the game instead."),
     "already_voted": N_("You have already marked that player as gone."),
+    "not_voted": N_("You have not marked that player as gone."),
     "stale_version": N_("The game has moved on since your screen was updated: look at it again and retry."),
     "name_empty": N_("Type a name."),
     "name_too_long": N_("A name can have at most {limit} characters."),
@@ -281,10 +284,11 @@ ILLEGAL_MOVES = {
 
 
 def log_entry_text(entry, names: dict[int, str], gettext: Translate = untranslated) -> str:
-    """One log entry as a sentence, e.g. 'Ben asked Chloe about row 4, column 7: cube.'"""
+    """One log entry as a sentence, e.g. 'Ben asked Chloe about G4: cube.' (hexes named as the board's edges
+    print them)."""
     fields = {"name": names[entry.seat]}
     if entry.hex is not None:
-        fields.update(row=entry.row + 1, col=entry.col + 1)
+        fields["hex"] = hex_name(entry.hex)
     if entry.seat_asked is not None:
         fields["asked"] = names[entry.seat_asked]
     return gettext(LOG_TEXTS[(entry.action, entry.piece)]).format(**fields)

@@ -85,6 +85,7 @@ def serve(
         instance_folder,
         secret_key,
     )
+    from companion.web.core.network import LISTEN_HOST_VARIABLE
 
     server = server or default_server()
     if server == "granian" and not granian_available():
@@ -98,6 +99,7 @@ def serve(
     secret_key(instance)  # made (or refused) here, once, before any worker reads it
     # One client address may hold at most half of a worker's threads (core/fairshare.py), whatever --threads says.
     os.environ.setdefault("COMPANION_REQUESTS_PER_ADDRESS", str(max(1, threads // 2)))
+    os.environ[LISTEN_HOST_VARIABLE] = host  # pages then tell the host when phones cannot reach this address
     site = create_app() if server == "waitress" else None  # granian's workers each build their own
     listener = listen(host, port, accept=server == "waitress")  # granian opens its own sockets
     print(banner(host, port, public_url, lan_address(), server, workers, threads, str(instance)), flush=True)

@@ -58,7 +58,10 @@ AXE_VISITS = [
     ("en", "/help/play?back={seat_path}"),
     ("en", "/nowhere"), ("en", "/games/ZZZZZ-ZZZZZ"), ("en", "{seat}"), ("en", "{seat}?hex=40"), ("en", "{revealed_seat}"),
     ("fa", "{host}"), ("fa", "{seat}"), ("fa", "/games/{revealed}/reveal"), ("el", "{seat}"), ("ja", "{host}"),
-    ("en", "{refereed_host}"), ("en", "{refereed_seat}"), ("fa", "{refereed_seat}"),
+    # Refereed play: a seat as it opens and with its action sheet open, the host screen, the help for refereed play.
+    ("en", "{refereed_seat}"), ("fa", "{refereed_seat}"), ("en", "{refereed_seat}?hex=40"),
+    ("fa", "{refereed_seat}?hex=40"), ("en", "{refereed_host}"), ("ja", "{refereed_host}"),
+    ("el", "/help/refereed?back={refereed_seat_path}"),
 ]
 
 
@@ -72,8 +75,9 @@ def places(browser, live_server, host_of, revealed) -> dict[str, str]:
     found = {"fresh": fresh, "host": host_of(fresh), "seat": seat, "seat_path": urlsplit(seat).path,
              "revealed": revealed, "revealed_host": host_of(revealed),
              "revealed_seat": seat_urls(page, host_of(revealed))[1]}
-    refereed = page.request.post(live_server + "/api/tables", data={"players": 3, "advanced": False}).json()
-    found |= {"refereed_host": urlsplit(refereed["host_url"]).path, "refereed_seat": urlsplit(refereed["seats"][0]["url"]).path}
+    dealt = page.request.post(host_of(fresh).split("/h/")[0] + "/api/tables", data={"players": 3}).json()
+    found.update(refereed_host=dealt["host_url"], refereed_seat=dealt["seats"][0]["url"],
+                 refereed_seat_path=urlsplit(dealt["seats"][0]["url"]).path)
     page.close()
     return found
 

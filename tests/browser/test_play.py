@@ -1,70 +1,166 @@
-"""Refereed play in real browsers: three phones and the host screen play the opening and several turns; every
-move appears on the other screens without a reload."""
+"""Refereed play in real browsers: three 390 x 844 phones and the 1280 x 900 host screen play a whole game from
+the action sheet; every move is announced on every other screen, a closed phone rejoins from the host's seat
+link, a second phone asks before taking a seat over, and the end and the next game reach every phone by
+themselves. A phone without JavaScript refreshes itself while it waits."""
 
 from __future__ import annotations
 
 import re
-import time
 
 from companion.cryptid.hexgrid import hexes_of
 from companion.web.cryptid.refereed import load_play
 
 from .conftest import PHONE
+from .test_accessibility import inside_viewport
+
+NAMES = ["Ana", "Ben", "Chloé"]
 
 
-def test_three_phones_and_the_host_play_live(browser, live_server, live_app):
-    host = browser.new_page(viewport={"width": 1280, "height": 900})
+def deal_refereed(host, live_server: str, players: int = 3) -> str:
     host.goto(live_server + "/")
-    host.locator(".segmented label", has_text="3").click()
+    host.locator(".segmented label", has_text=str(players)).click()
     host.get_by_label("The app referees: play on phones").check()
     host.get_by_role("button", name="Deal a new game").click()
     host.wait_for_url(re.compile(r"/h/[^/]+$"))
-    code = host.locator(".big-code").inner_text().strip()
-    links = [a.get_attribute("href") for a in host.locator("a.seat-link").all()]
-    assert len(links) == 3
-    contexts = [browser.new_context(**PHONE) for _ in links]
-    phones = [context.new_page() for context in contexts]
-    for number, (phone, link) in enumerate(zip(phones, links), 1):
-        phone.goto(link)
-        phone.get_by_label("Your name at the table").fill(["Ana", "Ben", "Chloé"][number - 1])
-        phone.get_by_role("button", name="Save my name").click()
-    host.reload()
-    host.get_by_role("button", name="Start the game").click()
+    return host.locator(".big-code").inner_text().strip()
+
+
+def seat_link(host, seat: int) -> str:
+    return host.locator(f"a.seat-link[data-seat='{seat}']").get_attribute("href")
+
+
+def choose(phone, hex_index: int, choice: str) -> None:
+    """Tap a hex, pick a choice on the sheet (which must be on screen without scrolling) and confirm twice
+    (a double tap: the move is made once, and no error shows)."""
+    phone.locator(f"#play svg a[href*='hex={hex_index}#']").click()
+    sheet = phone.locator("#sheet")
+    sheet.wait_for()
+    option = sheet.locator(f"input[value='{choice}']")
+    confirm = sheet.get_by_role("button", name="Confirm")
+    assert inside_viewport(phone, sheet) and inside_viewport(phone, confirm)
+    option.check()
+    confirm.dblclick()
+    sheet.wait_for(state="detached")
+    assert phone.locator("#play .error").count() == 0
+
+
+def test_a_whole_game_on_three_phones_from_the_sheet(browser, live_server, live_app):
+    host = browser.new_page(viewport={"width": 1280, "height": 900})
+    code = deal_refereed(host, live_server)
     game = live_app.extensions["dealer"].load(code)
 
     def state():
         with live_app.app_context():
             return load_play(game)
 
-    for phone in phones:  # the start reaches the phones by itself
-        phone.locator("#play .status, #play .turn-banner").filter(has_text=re.compile("place a cube")).wait_for(timeout=5000)
-    moves = 0
-    while moves < 10:
+    links = [seat_link(host, seat) for seat in (1, 2, 3)]
+    contexts = [browser.new_context(**PHONE) for _ in links]
+    phones = [context.new_page() for context in contexts]
+    for phone, link, name in zip(phones, links, NAMES):
+        phone.goto(link)
+        phone.get_by_label("Your name at the table").fill(name)
+        phone.get_by_role("button", name="Save my name").click()
+        # The host's card for that seat shows the name and a tick by itself.
+        host.locator(".qr-card", has_text=name).locator(".tick").wait_for()
+
+    # The same link opened on a second phone asks first; taking over tells the first phone, which takes it back.
+    stranger = browser.new_context(**PHONE).new_page()
+    stranger.goto(links[0])
+    stranger.get_by_role("button", name="Play Ana on this phone").click()
+    stranger.locator("#play .name-form").wait_for()
+    phones[0].locator("#play .elsewhere").wait_for()
+    phones[0].get_by_role("button", name="Play Ana on this phone").click()
+    phones[0].locator("#play .name-form").wait_for()
+    stranger.locator("#play .elsewhere").wait_for()
+    stranger.context.close()
+
+    host.get_by_role("button", name="Start the game").click()
+    for phone in phones:  # the start reaches the phones by itself; the lobby's name form goes
+        phone.locator("#play .status, #play .turn-banner").filter(has_text="place a cube").wait_for()
+        assert phone.locator(".name-form").count() == 0
+    host.locator("details.rejoin").wait_for()  # the seat codes stay on the host screen, folded
+
+    # Ben's phone is closed after the start; it comes back from the host's seat link, on a new phone.
+    contexts[1].close()
+    contexts[1] = browser.new_context(**PHONE)
+    phones[1] = contexts[1].new_page()
+    host.locator("details.rejoin > summary").click()
+    phones[1].goto(seat_link(host, 2))
+    phones[1].get_by_role("button", name="Play Ben on this phone").click()
+    phones[1].locator("#play").wait_for()
+
+    asks = 0
+    while state().phase != "over":
         current = state()
         seat = current.turn
         phone = phones[seat - 1]
-        phone.locator("#play .turn-banner").wait_for(timeout=5000)
+        phone.locator("#play .turn-banner").wait_for()
         if current.pending == "cube":
-            target = hexes_of(current.cube_choices(seat))[0]
-            phone.locator(f"#play a[href$='hex={target}']").click()
-            phone.get_by_role("link", name="Place my cube here").click()
+            choose(phone, hexes_of(current.cube_choices(seat))[0], "cube")
+        elif asks < 3:
+            target = seat % 3 + 1
+            choose(phone, hexes_of(current.ask_hexes(seat, target))[asks], f"ask-{target}")
+            asks += 1
         else:
-            target = hexes_of(current.ask_hexes(seat, seat % 3 + 1))[moves % 7]
-            phone.locator(f"#play a[href$='hex={target}']").click()
-            phone.locator("#act a.button").first.click()
-        phone.get_by_role("button", name="Confirm").click()
-        moves += 1
-        phone.locator("#play .log-list li").first.wait_for(timeout=3000)  # the mover's own screen has it
-        for _ in range(100):
-            if state().version > current.version:
-                break
-            time.sleep(0.05)
-        last = state().log[-1]
-        # Every other screen shows the new log line within a second or two, without reloading.
+            choose(phone, game.habitat, "search")
+        after = state()
+        assert after.version == current.version + 1  # the double tap made one move
+        announced = phone.locator("#announce").inner_text()
+        assert announced.startswith(NAMES[seat - 1])
         for other in [p for p in phones if p is not phone] + [host]:
-            other.locator("#play .log-list li").first.filter(has_text=f"row {last.row + 1}, column {last.col + 1}").wait_for(timeout=3000)
-    assert state().phase == "turns"
-    assert state().version >= 10
+            other.locator("#announce", has_text=announced).wait_for()
+
+    assert state().winner is not None
+    for page in phones + [host]:  # the end reaches every screen: results, and no hint, reveal or Leave buttons
+        page.locator("#play .results").wait_for()
+        assert page.locator("#play details.leave, #play .during").count() == 0
+        assert "Rank 1" in page.locator(".ranks").inner_text()
+    host.get_by_role("button", name="Deal the next game").click()
+    host.wait_for_url(re.compile(r"/h/[^/]+$"))
+    assert host.locator(".big-code").inner_text().strip() != code
+    for phone in phones:  # the next game is offered on every phone, without a reload
+        phone.get_by_role("link", name="The host dealt the next game: join it").wait_for()
+    phones[2].get_by_role("link", name="The host dealt the next game: join it").click()
+    phones[2].get_by_label("Your name at the table").wait_for()
     for context in contexts:
         context.close()
+    host.close()
+
+
+def test_a_phone_without_javascript_refreshes_itself_while_it_waits(browser, live_server, live_app):
+    host = browser.new_page()
+    code = deal_refereed(host, live_server)
+    waiting = browser.new_context(java_script_enabled=False, **PHONE).new_page()
+    waiting.goto(seat_link(host, 2))
+    assert waiting.locator("meta[http-equiv=refresh]").count() == 1
+    host.get_by_role("button", name="Start the game").click()
+    # Without a script the start is seen at the next refresh: a status saying who places a cube.
+    waiting.locator("#play .status, #play .turn-banner").filter(has_text="place a cube").wait_for(timeout=30_000)
+    game = live_app.extensions["dealer"].load(code)
+    with live_app.app_context():
+        first = load_play(game).turn
+    assert (waiting.locator("#play .turn-banner").count() == 1) == (first == 2)
+    waiting.context.close()
+    host.close()
+
+
+def test_tapping_a_log_line_rings_its_hex(browser, live_server, live_app):
+    host = browser.new_page(viewport={"width": 1280, "height": 900})
+    code = deal_refereed(host, live_server)
+    host.get_by_role("button", name="Start the game").click()
+    game = live_app.extensions["dealer"].load(code)
+    with live_app.app_context():
+        current = load_play(game)
+        seat = current.turn
+    phone = browser.new_context(**PHONE).new_page()
+    phone.goto(seat_link(host, seat))
+    choose(phone, hexes_of(current.cube_choices(seat))[0], "cube")
+    host.locator("#play .log-list li").first.wait_for()
+    host.locator("#play .log-list li").first.click()
+    spot = host.locator("#spot.on")
+    spot.wait_for()
+    ring = host.locator(".last-move")
+    for attribute in ("cx", "cy"):
+        assert abs(float(spot.get_attribute(attribute)) - float(ring.get_attribute(attribute))) < 0.2
+    phone.context.close()
     host.close()

@@ -7,7 +7,7 @@ from functools import cache
 import pytest
 
 from companion.cryptid import load_game
-from companion.cryptid.hexgrid import hex_index
+from companion.cryptid.hexgrid import hex_index, hex_name
 from companion.cryptid.play import (
     LOBBY,
     OPENING,
@@ -26,6 +26,7 @@ from companion.cryptid.play import (
     Start,
     State,
     VoteGone,
+    WithdrawGone,
     hex_from_row_col,
     legal_moves,
 )
@@ -307,6 +308,19 @@ def test_a_seat_is_gone_once_every_other_active_seat_votes_so():
     assert reason(state, HostGone(3)) == "seat_left"
 
 
+def test_a_vote_taken_back_no_longer_counts():
+    state = play(opened(FOUR), VoteGone(1, 3), VoteGone(2, 3))
+    assert reason(state, WithdrawGone(4, 3)) == "not_voted"
+    state = state.apply(WithdrawGone(2, 3))
+    assert state.gone_votes[2] == {1} and state.log == play(opened(FOUR), VoteGone(1, 3)).log  # no log entry
+    assert WithdrawGone(1, 3) in legal_moves(state, 1) and WithdrawGone(2, 3) not in legal_moves(state, 2)
+    state = state.apply(VoteGone(4, 3))
+    assert state.left == frozenset()  # seat 2's vote is missing now
+    state = state.apply(VoteGone(2, 3))
+    assert state.left == {3}
+    assert reason(state, WithdrawGone(1, 3)) == "seat_left"
+
+
 def test_a_voter_who_leaves_stops_counting_so_the_votes_already_cast_can_be_enough():
     state = play(opened(FOUR), VoteGone(1, 3), VoteGone(2, 3))
     state = state.apply(Leave(4))
@@ -401,8 +415,8 @@ def test_hex_from_row_col_checks_the_board():
         assert caught.value.reason == "off_board"
 
 
-EVERY_MOVE = [Start(2), Name(3, "Ana"), Cube(1, 13), Ask(2, 3, 107), Search(4, 0), Leave(5), VoteGone(1, 2), HostGone(3),
-              Reveal()]
+EVERY_MOVE = [Start(2), Name(3, "Ana"), Cube(1, 13), Ask(2, 3, 107), Search(4, 0), Leave(5), VoteGone(1, 2),
+              WithdrawGone(4, 1), HostGone(3), Reveal()]
 
 
 @pytest.mark.parametrize("move", EVERY_MOVE, ids=lambda m: m.action)
@@ -420,6 +434,7 @@ def test_the_json_form_of_moves():
         {"action": "search", "seat": 4, "row": 0, "col": 0},
         {"action": "leave", "seat": 5},
         {"action": "vote_gone", "voter": 1, "seat": 2},
+        {"action": "withdraw_gone", "voter": 4, "seat": 1},
         {"action": "host_gone", "seat": 3},
         {"action": "reveal"},
     ]
@@ -523,26 +538,25 @@ def test_a_seat_s_view_carries_its_own_clue_area_and_choices_and_nobody_else_s()
 # --- texts ------------------------------------------------------------------------------------------------------
 
 
-def test_log_sentences_name_the_players_and_count_rows_and_columns_from_one():
+def test_log_sentences_name_the_players_and_the_hexes_as_the_board_edges_print_them():
     names = {1: "Ana", 2: "Ben", 3: "Chloe", 4: "Dan"}
+    assert hex_name(6 * 12 + 3) == "D7"
     state = opened(FOUR)
     disc_hex, cube_hex = hex_where(state, allows=[2]), hex_where(state, rules_out=[2])
     state = play(state, Ask(1, 2, disc_hex), Ask(2, 3, hex_where(state, allows=[3])))
     asked = state.log[-2]
-    row, col = disc_hex // 12 + 1, disc_hex % 12 + 1
-    assert log_entry_text(asked, names) == f"Ana asked Ben about row {row}, column {col}: disc."
+    assert log_entry_text(asked, names) == f"Ana asked Ben about {hex_name(disc_hex)}: disc."
     state = state.apply(Ask(3, 2, cube_hex))
-    row, col = cube_hex // 12 + 1, cube_hex % 12 + 1
-    assert log_entry_text(state.log[-1], names) == f"Chloe asked Ben about row {row}, column {col}: cube."
+    assert log_entry_text(state.log[-1], names) == f"Chloe asked Ben about {hex_name(cube_hex)}: cube."
     assert pending_text(state, names) == "Chloe: place a cube."
     first = state.log[0]
-    assert log_entry_text(first, names) == f"Ana placed a cube on row {first.row + 1}, column {first.col + 1}."
+    assert log_entry_text(first, names) == f"Ana placed a cube on {hex_name(first.hex)}."
     state = state.apply(Cube(3, lowest(state.cube_choices(3))))
     assert pending_text(state, names) == "Dan: ask or search."
     state = play(state, Leave(4), Search(1, game(FOUR).habitat))
     assert [log_entry_text(e, names) for e in state.log[-6:]] == [
         "Dan left the game.",
-        f"Ana searched row {game(FOUR).habitat // 12 + 1}, column {game(FOUR).habitat % 12 + 1}.",
+        f"Ana searched {hex_name(game(FOUR).habitat)}.",
         "Ben answered: disc.", "Chloe answered: disc.", "Dan answered: disc.", "Ana found the habitat and wins!",
     ]
     assert pending_text(state, names) == "The game is over: Ana found the habitat."

@@ -38,11 +38,12 @@ def act(
     refused: Callable[[Exception], ResponseReturnValue],
     malformed: str,
     confirm: Callable[[Move], ResponseReturnValue | None] | None = None,
+    anchor: str = "",
 ) -> ResponseReturnValue:
     """Play the move a page's form names. `parse()` reads it (None or ValueError: 400 with `malformed`);
     `confirm(move)` may answer first to have the player look again (a warning, not a refusal); `apply(move)`
     plays it. An exception in `refusals`, or a Conflict with a move that came first, is answered by
-    `refused(error)`; either way nothing changes."""
+    `refused(error)`; either way nothing changes. A plain form post is sent back to `page_url` + `anchor`."""
     try:
         move = parse()
         if move is None:
@@ -55,4 +56,4 @@ def act(
         return refused(error)
     except ValueError:
         return error_response(400, malformed)
-    return after_action(lambda: fragment(state), page_url, anchor="")
+    return after_action(lambda: fragment(state), page_url, anchor=anchor)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import os
 import socket
 from functools import lru_cache
 from urllib.parse import urlsplit
@@ -69,9 +70,22 @@ def phone_base_url(host_url: str, configured: str | None, lan: str | None, known
     return f"{parts.scheme}://{hostname}{port}" if ":" not in hostname else f"{parts.scheme}://[{hostname}]{port}"
 
 
+# Set by `serve` to the address it listens on, for every worker process it starts.
+LISTEN_HOST_VARIABLE = "COMPANION_LISTEN_HOST"
+
+
+def listens_on_loopback() -> bool:
+    """Whether `serve` listens on an address only this computer reaches (--host 127.0.0.1): then no LAN address
+    works for phones, however the host's browser reached the site."""
+    host = os.environ.get(LISTEN_HOST_VARIABLE, "")
+    return host == "localhost" or (is_local_host(host) if host else False)
+
+
 def phone_base() -> tuple[str, bool]:
     """(base URL for QR codes, whether phones can probably reach it)."""
     configured = current_app.config.get("PUBLIC_URL")
     lan = None if configured else lan_address()
     base = phone_base_url(request.host_url, configured, lan, machine_names())
+    if not configured and listens_on_loopback():
+        return base, False
     return base, bool(configured) or not is_local_host(urlsplit(base).netloc)

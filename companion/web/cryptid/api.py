@@ -138,7 +138,8 @@ def api_move(seat: int, data: dict) -> Move:
     """The move a docs/cryptid-play.md request body names for this seat; BadJson (400) when the body is malformed.
 
     Besides docs/cryptid-play.md's cube, ask, search and leave, a phone may send {"action": "name", "name": ...} and
-    {"action": "vote_gone", "seat": S} (agree that seat S has vanished)."""
+    {"action": "vote_gone", "seat": S} (agree that seat S has vanished) and {"action": "withdraw_gone", "seat": S}
+    (take that vote back)."""
     action = data.get("action")
     if not isinstance(action, str) or action not in API_FIELDS:  # a list or an object cannot name an action
         raise BadJson(gettext('"action" must be one of: cube, ask, search, leave.'))
@@ -177,4 +178,5 @@ API_FIELDS = {
     "leave": {"action"},
     "name": {"action", "name"},
     "vote_gone": {"action", "seat"},
+    "withdraw_gone": {"action", "seat"},
 }

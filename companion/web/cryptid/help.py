@@ -36,3 +36,9 @@ def setup():
 def play():
     return render_template("cryptid/help/play.html", back=seat_to_return_to())
 
+
+
+@bp.get("/refereed")
+def refereed():
+    """How a game the app referees goes, for a seat's phone (with its way back to the seat)."""
+    return render_template("cryptid/help/play.html", back=seat_to_return_to(), refereed=True)

@@ -37,12 +37,12 @@ from .common import (
 )
 from .forms import AgreeForm, NextGameForm, ShowClueForm
 from .panel import (
+    host_panel,
     latest_unlocked,
     panel_response,
-    render_panel,
     step_error,
 )
-from .refereed import create_refereed, is_refereed, settle_reveal
+from .refereed import create_refereed, is_refereed, load_play, settle_reveal
 
 bp = Blueprint("host", __name__, url_prefix="/h")
 
@@ -55,18 +55,6 @@ def _private(endpoint, values) -> None:
 
 def host_url(code: str, **values) -> str:
     return url_for("host.screen", token=host_token(code), **values)
-
-
-def host_panel(game: Game, state: Agreement | None = None, agree_forms: dict | None = None) -> str:
-    token = host_token(game.code)
-    return render_panel(
-        game,
-        state or load_agreement(game),
-        seat=None,
-        poll_url=url_for("host.table", token=token),
-        action=lambda step, withdraw=False: url_for("host.unlock_step", token=token, step=step),
-        host_form=lambda step: (agree_forms or {}).get(step) or AgreeForm(prefix=step),
-    )
 
 
 def _screen(game: Game, status: int = 200, state: Agreement | None = None, **forms):
@@ -99,14 +87,16 @@ def screen(token: str):
     head = read_head(game.code)
     state = load_agreement(game, head)
     if head.refereed:
-        return play.host_page(token, game, host_panel(game, state), head)
+        return play.host_page(token, game, head)
     return _screen(game, state=state)
 
 
 @bp.get("/<token>/print")
 def print_view(token: str):
     game = host_game(token)
-    return render_template("cryptid/game/print.html", game=game, back_url=host_url(game.code), **board_context(game))
+    seats = play.seat_cards(game, load_play(game), phone_base()[0]) if is_refereed(game) else None
+    return render_template("cryptid/game/print.html", game=game, back_url=host_url(game.code), seats=seats,
+                           **board_context(game))
 
 
 @bp.get("/<token>/table")

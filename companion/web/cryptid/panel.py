@@ -8,7 +8,7 @@ with X-Requested-With: fetch, and then get the new panel back.
 from __future__ import annotations
 
 from babel.lists import format_list
-from flask import make_response, render_template, request
+from flask import make_response, render_template, request, url_for
 from flask_babel import get_locale
 
 from companion.cryptid import Game
@@ -18,8 +18,10 @@ from companion.web.core.errors import error_response
 from companion.web.core.i18n import gettext, local_digits
 from companion.web.cryptid.agreement import Agreement, StepNotOpen, load_agreement
 from companion.web.cryptid.head import read_head
+from companion.web.cryptid.tokens import host_token
 
 from .common import hex_name
+from .forms import AgreeForm
 
 PANEL_TEMPLATE = "cryptid/game/_table.html"
 
@@ -102,3 +104,29 @@ def step_error(error: Exception):
         )
     assert isinstance(error, StepNotOpen)
     return error_response(409, gettext("Agree on the first hint before asking for the stronger one."))
+
+
+def seat_panel(token: str, game: Game, seat: int, state: Agreement | None = None) -> str:
+    """The panel as a seat's phone shows it, with that seat's votes."""
+    return render_panel(
+        game,
+        state or load_agreement(game),
+        seat=seat,
+        poll_url=url_for("seats.table", token=token),
+        action=lambda step, withdraw=False: url_for(
+            "seats.withdraw" if withdraw else "seats.vote", token=token, step=step
+        ),
+    )
+
+
+def host_panel(game: Game, state: Agreement | None = None, agree_forms: dict | None = None) -> str:
+    """The panel as the host screen shows it, where the host can unlock a step alone."""
+    token = host_token(game.code)
+    return render_panel(
+        game,
+        state or load_agreement(game),
+        seat=None,
+        poll_url=url_for("host.table", token=token),
+        action=lambda step, withdraw=False: url_for("host.unlock_step", token=token, step=step),
+        host_form=lambda step: (agree_forms or {}).get(step) or AgreeForm(prefix=step),
+    )

@@ -8,11 +8,12 @@ clue's shading and choices, the host and the public see none. The fragment long-
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext
 
 from companion.cryptid import Game
 from companion.cryptid.hexgrid import ALL_HEXES, HEX_COUNT
+from companion.cryptid.hexgrid import hex_name as board_name
 from companion.cryptid.play import (
     OVER,
     PLAYER_COUNTS,
@@ -25,9 +26,11 @@ from companion.cryptid.play import (
     Search,
     State,
     VoteGone,
+    WithdrawGone,
     clean_name,
 )
 from companion.cryptid.text import (
+    TERRAIN_NAMES,
     clue_text,
     illegal_move_text,
     log_entry_text,
@@ -35,11 +38,12 @@ from companion.cryptid.text import (
     pending_text,
 )
 from companion.cryptid.view import View, view
+from companion.web.core import claims
 from companion.web.core.errors import error_response
 from companion.web.core.i18n import gettext, language_digits, local_digits
 from companion.web.core.live import long_poll_response
 from companion.web.core.moves import act
-from companion.web.core.network import phone_base
+from companion.web.core.network import listens_on_loopback, phone_base
 from companion.web.core.qr import qr_svg
 from companion.web.core.ratelimit import actions_limit, limiter
 from companion.web.core.security import mark_private
@@ -50,13 +54,13 @@ from companion.web.cryptid.tokens import seat_token
 from .common import (
     game_or_404,
     hex_labels,
-    hex_name,
     host_game,
     map_letters,
     seat_game,
     seat_url,
 )
-from .diagram import board_svg, piece_marks
+from .diagram import board_svg, hex_center, piece_marks
+from .panel import host_panel, seat_panel
 from .refereed import draw_first, load_moves, load_play, next_refereed_code, submit
 
 bp = Blueprint("play", __name__)
@@ -74,79 +78,135 @@ def selected_hex() -> int | None:
 
 
 def view_args() -> dict:
-    """The query arguments a live fragment keeps (selected hex, intended move, replay step), nothing else."""
-    return {key: request.args[key][:8] for key in ("hex", "do", "replay") if key in request.args}
+    """The query arguments a live fragment keeps (selected hex, replay step), nothing else."""
+    return {key: request.args[key][:8] for key in ("hex", "replay") if key in request.args}
 
 
-def seat_choices(game: Game, seen: View, hex: int | None) -> list[dict]:
-    """The moves the viewing seat may make on the selected hex, each with the sentence its confirm step shows."""
+def seat_choices(seen: View, hex: int | None) -> list[dict]:
+    """The moves the viewing seat may make on the selected hex (the view decides which), each with the key its
+    form sends (`do`) and the sentence that says what confirming does."""
     if hex is None or not seen.to_act:
         return []
-    place = hex_name(game, hex)
+    place = board_name(hex)
     choices = []
     if seen.cube_choices >> hex & 1:
-        choices.append({"action": "cube", "label": gettext("Place my cube here"),
+        choices.append({"key": "cube", "label": gettext("Place my cube here"),
                         "confirm": gettext("Place your cube on %(place)s?", place=place)})
     for target in seen.ask_targets(hex):
         name = seen.names[target]
-        choices.append({"action": "ask", "target": target, "label": gettext("Ask %(name)s", name=name),
+        choices.append({"key": f"ask-{target}", "label": gettext("Ask %(name)s", name=name),
                         "confirm": gettext("Ask %(name)s about %(place)s? Their clue answers at once.", name=name, place=place)})
     if seen.search_choices >> hex & 1:
-        choices.append({"action": "search", "label": gettext("Search here"),
+        choices.append({"key": "search", "label": gettext("Search here"),
                         "confirm": gettext("Search %(place)s? Every other player answers in turn; the first cube stops the search.", place=place)})
     return choices
 
 
+# Log entries that belong to the move before them: a search's answers and its end, a cube that found no room.
+_FOLLOWING_ENTRIES = {"answer", "win", "skip"}
+
+
+def latest_move_entries(log: tuple) -> tuple:
+    """The log entries of the latest move (an ask, a search with its answers, a cube, a leave), which every screen
+    announces."""
+    start = len(log)
+    while start > 0:
+        start -= 1
+        if log[start].action not in _FOLLOWING_ENTRIES:
+            break
+    return log[start:]
+
+
 def live_context(game: Game, state: State, *, seat: int | None, live_url: str, act_url: str | None,
                  link: callable, replay: int | None = None) -> dict:
-    """What the live fragment shows: status, the board with every piece, the seat's choices, the log, the end.
-    Whatever depends on who is looking comes from view(state, seat) alone."""
+    """What the live fragment shows: status, the latest move, the board with every piece, the seat's sheet of
+    choices, the log, the end. Whatever depends on who is looking comes from view(state, seat) alone."""
     seen = view(state, seat, gettext)
     shown = seen  # the position on the board: the game now, or a step of its replay once it is over
-    if replay is not None and seen.phase == OVER and replay < seen.version:
-        shown = view(State.replay(game, state_moves(state)[:replay]), seat, gettext)
-    selected = selected_hex() if seat is not None and replay is None else None
+    steps = replay_versions(state) if replay is not None else []
+    if replay is not None and replay < len(steps):
+        shown = view(State.replay(game, state_moves(state)[:steps[replay]]), seat, gettext)
+    selected = selected_hex() if seat is not None and replay is None and seen.phase != OVER else None
     names = {number: local_digits(name) for number, name in seen.names.items()}  # "Player ۳" in Persian
     return {
         "game": game,
         "state": state,
         "view": seen,
         "replay": replay,
+        "replay_total": len(steps) - 1,
         "seat": seat,
         "names": names,
         # Sentences with numbers in the reader's digits (Persian digits in Persian).
         "status": local_digits(pending_text(state, names, gettext)),
         "your_turn": seen.to_act,
         "selected": selected,
-        "selected_name": hex_name(game, selected) if selected is not None else None,
-        "choices": seat_choices(game, seen, selected),
-        "intent": request.args.get("do") if seat is not None else None,
+        "sheet": _sheet(game, seen, selected),
         "board": _board(game, seen, shown, selected, link, replay),
-        "log": [{"n": e.n, "seat": e.seat, "text": local_digits(log_entry_text(e, names, gettext)),
-                 "mirror": local_digits(mirror_text(e, game.board, names, gettext) or "") or None} for e in shown.log],
+        "log": [_log_row(e, names, game) for e in shown.log],
+        "announce": local_digits(" ".join(log_entry_text(e, names, gettext) for e in latest_move_entries(shown.log))),
         "results": _results(game, seen) if seen.reveal else None,
         "live_url": live_url,
         "act_url": act_url,
         "link": link,
         "gone_candidates": _gone_candidates(state, seat),
-        "etag": live_etag(state, seat),
+        "votes_against": len(state.gone_votes[seat - 1]) if seat is not None and seat not in state.left else 0,
     }
 
 
+def _log_row(entry, names: dict[int, str], game: Game) -> dict:
+    """A log line, with where its hex is drawn so that tapping the line can ring the hex."""
+    # Sentences with numbers in the reader's digits (Persian digits in Persian).
+    row = {"n": entry.n, "seat": entry.seat, "text": local_digits(log_entry_text(entry, names, gettext)),
+           "mirror": local_digits(mirror_text(entry, game.board, names, gettext) or "") or None}
+    if entry.hex is not None:
+        row["x"], row["y"] = (f"{value:.1f}" for value in hex_center(entry.hex))
+        row["hex"] = board_name(entry.hex)
+    return row
+
+
+def _sheet(game: Game, seen: View, selected: int | None) -> dict | None:
+    """The sheet a tapped hex opens: its name and terrain, what the seat's clue says of it (the view's), and the
+    seat's choices there, or why it has none."""
+    if selected is None:
+        return None
+    choices = seat_choices(seen, selected)
+    note = None
+    if seen.seat in seen.left:
+        note = illegal_move_text("you_left", {}, gettext)
+    elif seen.phase == "lobby":
+        note = gettext("The host starts the game when everyone has joined.")
+    elif not seen.to_act:
+        note = gettext("It is not your turn.")
+    elif not choices:
+        note = gettext("Nothing you can do on this hex now. Choose a highlighted hex.")
+    return {"hex": selected, "name": board_name(selected), "terrain": terrain_name(game, selected),
+            "disc": bool(seen.allowed >> selected & 1), "choices": choices, "note": note}
+
+
+def terrain_name(game: Game, hex: int) -> str:
+    return gettext(TERRAIN_NAMES[game.board.cell(hex)[0]])
+
+
 def _board(game: Game, seen: View, shown: View, selected: int | None, link: callable, replay: int | None) -> str:
-    """The board with the pieces of `shown`; for a seat, its clue's shading, its choices and hex links."""
+    """The board with the pieces of `shown`; for a seat, its clue's shading, its choices and hex links. Two rings
+    of this page's own ride on top: one on the selected hex (pages without JavaScript scroll to it, #here) and
+    one the script moves to the hex of a tapped log line."""
     last = next((e.hex for e in reversed(shown.log) if e.hex is not None), None)
     digits = language_digits()
+    marks = piece_marks(shown.discs, shown.cubes, highlight=last, digits=digits)
+    if selected is not None:
+        marks += '<circle id="here" class="here" cx="{:.1f}" cy="{:.1f}" r="9.4"/>'.format(*hex_center(selected))
+    marks += '<circle id="spot" class="spot" r="9.4"/>'
     return board_svg(
         game.board,
         title=gettext("The board with every player's pieces"),
         letters=map_letters(),
         habitat=seen.reveal.habitat if seen.reveal and replay is None else None,
         selected=selected,
-        hex_href=link() + "?hex={}" if seen.seat is not None and shown.phase != OVER else None,
+        hex_href=link() + "?hex={}#here" if seen.seat is not None and shown.phase != OVER else None,
         marked=seen.choices,
         css_class="play-map",
-        overlay=piece_marks(shown.discs, shown.cubes, highlight=last, digits=digits),
+        overlay=marks,
         shaded=ALL_HEXES & ~seen.allowed if seen.seat is not None else 0,
         coordinates=True,
         digits=digits,
@@ -159,7 +219,8 @@ def _results(game: Game, seen: View) -> dict:
     rows = [{"seat": s, "name": seen.names[s], "rank": ranks.get(s),
              "clue": " ".join(clue_text(c, gettext) for c in seen.reveal.seat_clues(s))} for s in seen.seats]
     return {"ranks": sorted(rows, key=lambda r: (r["rank"] or 9, r["seat"])),
-            "habitat": hex_name(game, seen.reveal.habitat), "moves": seen.version}
+            "habitat": f"{board_name(seen.reveal.habitat)}, {terrain_name(game, seen.reveal.habitat)}",
+            "moves": seen.version}
 
 
 def _gone_candidates(state: State, seat: int | None) -> list[dict]:
@@ -180,21 +241,29 @@ def state_moves(state: State) -> list:
     return load_moves(state.game)
 
 
-def live_etag(state: State, seat: int | None) -> str:
-    return f"play-{state.version}-{seat or 0}"
+def replay_versions(state: State) -> list[int]:
+    """The versions a replay steps through: the start, then after each move that wrote in the log (names and
+    votes write nothing, so the replay does not count them)."""
+    versions, position = [0], State.initial(state.game)
+    for move in state_moves(state):
+        following = position.apply(move)
+        if len(following.log) > len(position.log):
+            versions.append(following.version)
+        position = following
+    return versions
 
 
 def render_live(context: dict) -> str:
     return render_template(LIVE_TEMPLATE, **context)
 
 
-def live_response(game: Game, make_context, seat: int | None):
+def live_response(game: Game, make_context, etag_of):
     """The live fragment, long-polled: waits while the phone's version (If-None-Match) is still current. A game
     the site could never referee (2 players) has none: 404."""
     if game.players not in PLAYER_COUNTS:
         abort(404)
-    return long_poll_response(game.code, lambda: load_play(game), lambda state: live_etag(state, seat),
-                              lambda state: render_live(make_context(state)))
+    return long_poll_response(game.code, lambda: load_play(game), etag_of,
+                              lambda state: render_live({**make_context(state), "etag": etag_of(state)}))
 
 
 def play_error(error: IllegalMove | Conflict):
@@ -207,15 +276,20 @@ def play_error(error: IllegalMove | Conflict):
 
 
 def form_move(seat: int, form) -> object:
-    """The move a seat's form names; None for a malformed form (400)."""
-    action = form.get("action", "")
+    """The move a seat's form names; None for a malformed form (400). The sheet sends its choice as `do`
+    ("cube", "search" or "ask-<seat>"), other forms name an `action`."""
+    action, target = form.get("action", ""), form.get("target")
+    if "do" in form:
+        action, _, target = form["do"].partition("-")
     try:
         if action == "name":
             return Name(seat, clean_name(form.get("name", "")[:200]))
         if action == "leave":
             return Leave(seat)
         if action == "vote_gone":
-            return VoteGone(seat, _int(form.get("target")))
+            return VoteGone(seat, _int(target))
+        if action == "withdraw_gone":
+            return WithdrawGone(seat, _int(target))
         hex_index = _int(form.get("hex"))
         if not 0 <= hex_index < HEX_COUNT:
             return None
@@ -224,7 +298,7 @@ def form_move(seat: int, form) -> object:
         if action == "search":
             return Search(seat, hex_index)
         if action == "ask":
-            return Ask(seat, _int(form.get("target")), hex_index)
+            return Ask(seat, _int(target), hex_index)
     except ValueError:
         return None
     return None
@@ -237,68 +311,118 @@ def _int(value) -> int:
     return int(text)
 
 
+def submit_once(game: Game, move, version: int | None) -> State:
+    """submit(), except that the same move sent again for the version it already moved on from (a double tap on
+    Confirm, or a form sent twice) is not an error: the move was made once, and the answer is the game now."""
+    try:
+        return submit(game, move, version)
+    except (IllegalMove, Conflict) as error:
+        if version is not None and getattr(error, "reason", "stale_version") == "stale_version":
+            moves = load_moves(game)
+            if version < len(moves) and moves[version] == move:
+                return load_play(game)
+        raise
+
+
 # Pages ---------------------------------------------------------------------------------------------------------
 
 def _replay_step(state: State) -> int | None:
     value = request.args.get("replay", "")
     if state.phase != OVER or not (value.isascii() and value.isdigit() and len(value) <= 4):
         return None
-    return min(int(value), state.version)
+    return int(value)
+
+
+def claim_key(seat: int) -> str:
+    return str(seat)
+
+
+def seat_etag(game: Game, seat: int, state: State) -> str:
+    """What a seat's fragment depends on besides its view: whether this phone holds the seat, and the next game."""
+    following = next_refereed_code(game) if state.phase == OVER else None
+    return f"play-{state.version}-{seat}-{claims.status(game.code, claim_key(seat))}-{following or ''}"
 
 
 def seat_context(token: str, game: Game, seat: int, state: State) -> dict:
     def link(**values):
         return url_for("seats.seat", token=token, **values)
 
+    if claims.status(game.code, claim_key(seat)) == claims.ELSEWHERE:
+        return {"elsewhere": True, "seat": seat, "state": state, "names": state.display_names(gettext),
+                "take_over_url": url_for("play.take_over", token=token),
+                "live_url": url_for("play.seat_live", token=token)}
     context = live_context(game, state, seat=seat, live_url=url_for("play.seat_live", token=token, **view_args()),
                            act_url=url_for("play.seat_act", token=token), link=link, replay=_replay_step(state))
     following = next_refereed_code(game) if state.phase == OVER else None
     if following:
-        context["next_seat_url"] = url_for("seats.seat", token=seat_token(following, seat)) if seat <= game.players else None
+        context["next_seat_url"] = url_for("seats.seat", token=seat_token(following, seat))
+    context["panel"] = seat_panel(token, game, seat) if state.phase != OVER else None
+    if seat in state.left:  # a notice: the player left, or the table marked them gone
+        left_by_choice = any(isinstance(move, Leave) and move.seat == seat for move in state_moves(state))
+        context["left_notice"] = (illegal_move_text("you_left", {}, gettext) if left_by_choice else
+                                  gettext("The table marked you as gone. Your clue still answers the others; you no longer take turns."))
     return context
 
 
-def seat_page(token: str, game: Game, seat: int, panel: str, head: TableHead | None = None):
-    context = seat_context(token, game, seat, load_play(game, head))
-    seen, selected = context["view"], context["selected"]
+def seat_page(token: str, game: Game, seat: int, head: TableHead | None = None):
+    state = load_play(game, head)
+    # Opening the page only looks: the seat is claimed by the page's first live update or move, so that a link
+    # preview (a chat app fetching the link to show it) never takes a seat from the player it was sent to.
+    if claims.status(game.code, claim_key(seat)) == claims.ELSEWHERE:
+        return render_template("cryptid/play/take_over.html", game=game, seat=seat, names=state.display_names(gettext),
+                               take_over_url=url_for("play.take_over", token=token)), 409
+    context = seat_context(token, game, seat, state)
     return render_template(
         "cryptid/play/seat.html",
         **context,
-        clue=clue_text(seen.clue, gettext),
-        check=None if selected is None else {"name": context["selected_name"], "disc": bool(seen.allowed >> selected & 1)},
+        etag=seat_etag(game, seat, state),
+        clue=clue_text(context["view"].clue, gettext),
         token=token,
-        panel=panel,
         hex_labels=hex_labels(),
     )
+
+
+def host_etag(game: Game, state: State) -> str:
+    """What the host's fragment depends on besides the public view: which seats a phone holds."""
+    return f"play-{state.version}-0-{len(claims.claimed_seats(game.code))}"
+
+
+def seat_cards(game: Game, state: State, base: str) -> list[dict]:
+    """Every seat's link and QR code for the host, with its name, and whether a phone holds it or it left."""
+    names, held = state.display_names(gettext), claims.claimed_seats(game.code)
+    return [{"number": seat, "name": names[seat], "url": seat_url(base, game.code, seat),
+             "qr": qr_svg(seat_url(base, game.code, seat)), "left": seat in state.left,
+             "joined": claim_key(seat) in held or state.names[seat - 1] is not None}
+            for seat in range(1, game.players + 1)]
 
 
 def host_context(token: str, game: Game, state: State) -> dict:
     def link(**values):
         return url_for("host.screen", token=token, **values)
 
-    return live_context(game, state, seat=None, live_url=url_for("play.host_live", token=token, **view_args()),
-                        act_url=url_for("play.host_act", token=token), link=link, replay=_replay_step(state))
-
-
-def host_page(token: str, game: Game, panel: str, head: TableHead | None = None):
-    state = load_play(game, head)
+    context = live_context(game, state, seat=None, live_url=url_for("play.host_live", token=token, **view_args()),
+                           act_url=url_for("play.host_act", token=token), link=link, replay=_replay_step(state))
     base, reachable = phone_base()
-    seats = []
-    names = state.display_names(gettext)
-    for seat in range(1, game.players + 1):
-        url = seat_url(base, game.code, seat)
-        seats.append({"number": seat, "name": names[seat], "joined": state.names[seat - 1] is not None,
-                      "url": url, "qr": qr_svg(url)})
+    seats = seat_cards(game, state, base)
     own_url = base + url_for("host.screen", token=token)
-    return render_template(
-        "cryptid/play/host.html",
-        **host_context(token, game, state),
+    context.update(
         seats=seats,
         phone_base=base,
         phones_can_reach=reachable,
         host={"token": token, "url": own_url, "qr": qr_svg(own_url)},
-        panel=panel,
+        panel=host_panel(game) if state.phase != OVER else None,
+        host_view=True,
     )
+    if listens_on_loopback():  # a LAN address would refuse the phones: say what would let them in
+        context["unreachable_text"] = gettext(
+            "This server listens only on this computer's own address, so phones cannot reach it. Stop it and "
+            "start it again with “serve --host 0.0.0.0” (or set COMPANION_PUBLIC_URL).")
+    return context
+
+
+def host_page(token: str, game: Game, head: TableHead | None = None):
+    state = load_play(game, head)
+    return render_template("cryptid/play/host.html", **host_context(token, game, state), etag=host_etag(game, state))
 
 
 def public_context(game: Game, state: State) -> dict:
@@ -309,8 +433,13 @@ def public_context(game: Game, state: State) -> dict:
                         act_url=None, link=link, replay=_replay_step(state))
 
 
+def public_etag(state: State) -> str:
+    return f"play-{state.version}-0"
+
+
 def public_page(game: Game, panel: str, head: TableHead | None = None):
-    return render_template("cryptid/play/public.html", **public_context(game, load_play(game, head)), panel=panel)
+    state = load_play(game, head)
+    return render_template("cryptid/play/public.html", **public_context(game, state), etag=public_etag(state), panel=panel)
 
 
 # Live fragments and moves --------------------------------------------------------------------------------------
@@ -319,20 +448,25 @@ def public_page(game: Game, panel: str, head: TableHead | None = None):
 def seat_live(token: str):
     game, seat = seat_game(token)
     mark_private()
-    return live_response(game, lambda state: seat_context(token, game, seat, state), seat)
+    claims.claim(game.code, claim_key(seat))
+    return live_response(game, lambda state: seat_context(token, game, seat, state),
+                         lambda state: seat_etag(game, seat, state))
 
 
 @bp.get("/h/<token>/live")
 def host_live(token: str):
     game = host_game(token)
     mark_private()
-    return live_response(game, lambda state: host_context(token, game, state), None)
+    return live_response(game, lambda state: host_context(token, game, state), lambda state: host_etag(game, state))
 
 
 @bp.get("/games/<code>/live")
 def public_live(code: str):
     game = game_or_404(code)
-    return live_response(game, lambda state: public_context(game, state), None)
+    return live_response(game, lambda state: public_context(game, state), public_etag)
+
+
+SEAT_ELSEWHERE = lazy_gettext("This seat is now open on another phone. To play here, take it back first.")
 
 
 @bp.post("/s/<token>/play")
@@ -340,9 +474,25 @@ def public_live(code: str):
 def seat_act(token: str):
     game, seat = seat_game(token)
     mark_private()
-    return act(lambda: form_move(seat, request.form), lambda move: submit(game, move, _version(request.form)),
-               lambda state: render_live(seat_context(token, game, seat, state)), url_for("seats.seat", token=token),
-               refusals=(IllegalMove,), refused=play_error, malformed=MALFORMED_MOVE)
+    if claims.claim(game.code, claim_key(seat)) == claims.ELSEWHERE:
+        return error_response(409, str(SEAT_ELSEWHERE))
+
+    def fragment(state):
+        return render_live({**seat_context(token, game, seat, state), "etag": seat_etag(game, seat, state)})
+
+    return act(lambda: form_move(seat, request.form), lambda move: submit_once(game, move, _version(request.form)),
+               fragment, url_for("seats.seat", token=token),
+               refusals=(IllegalMove,), refused=play_error, malformed=MALFORMED_MOVE, anchor="#board")
+
+
+@bp.post("/s/<token>/take-over")
+@limiter.limit(actions_limit)
+def take_over(token: str):
+    """This phone takes the seat (its player confirmed); the phone that held it learns it through its live update."""
+    game, seat = seat_game(token)
+    mark_private()
+    claims.take_over(game.code, claim_key(seat))
+    return redirect(url_for("seats.seat", token=token), 303)
 
 
 def host_move(game: Game, form) -> object:
@@ -361,9 +511,13 @@ def host_act(token: str):
     """The host starts the game (drawing the first player) or marks a vanished player as gone."""
     game = host_game(token)
     mark_private()
-    return act(lambda: host_move(game, request.form), lambda move: submit(game, move, _version(request.form)),
-               lambda state: render_live(host_context(token, game, state)), url_for("host.screen", token=token),
-               refusals=(IllegalMove,), refused=play_error, malformed=MALFORMED_MOVE)
+
+    def fragment(state):
+        return render_live({**host_context(token, game, state), "etag": host_etag(game, state)})
+
+    return act(lambda: host_move(game, request.form), lambda move: submit_once(game, move, _version(request.form)),
+               fragment, url_for("host.screen", token=token),
+               refusals=(IllegalMove,), refused=play_error, malformed=MALFORMED_MOVE, anchor="#play")
 
 
 def _version(form) -> int | None:

@@ -47,7 +47,8 @@ def create_refereed(game: Game, start: bool = False, previous: Game | None = Non
             touch(game.code)
             if db.session.get(RefereedTable, game.code) is None:
                 db.session.add(RefereedTable(code=game.code))
-            if previous is not None:
+            if previous is not None:  # touched too, so that the phones still on it hear of the next game
+                touch(previous.code)
                 db.session.execute(update(RefereedTable).where(RefereedTable.code == previous.code).values(next_code=game.code))
     except IntegrityError:  # created by a racing request: the same table
         pass

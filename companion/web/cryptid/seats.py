@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, request, url_for
 
-from companion.cryptid import Game
 from companion.cryptid.agreement import REVEAL, UnknownStep
 from companion.cryptid.hexgrid import HEX_COUNT
 from companion.cryptid.text import HEX_LABEL, clue_text, seat_name
@@ -13,7 +12,6 @@ from companion.web.core.moves import after_action
 from companion.web.core.ratelimit import actions_limit, limiter
 from companion.web.core.security import mark_private
 from companion.web.cryptid.agreement import (
-    Agreement,
     StepNotOpen,
     cast_vote,
     load_agreement,
@@ -27,7 +25,7 @@ from .diagram import board_svg
 from .panel import (
     latest_unlocked,
     panel_response,
-    render_panel,
+    seat_panel,
     step_error,
 )
 from .refereed import settle_reveal
@@ -43,18 +41,6 @@ def _checked_hex() -> int | None:
     return int(value) if int(value) < HEX_COUNT else None
 
 
-def seat_panel(token: str, game: Game, seat: int, state: Agreement | None = None) -> str:
-    return render_panel(
-        game,
-        state or load_agreement(game),
-        seat=seat,
-        poll_url=url_for("seats.table", token=token),
-        action=lambda step, withdraw=False: url_for(
-            "seats.withdraw" if withdraw else "seats.vote", token=token, step=step
-        ),
-    )
-
-
 @bp.get("/<token>")
 def seat(token: str):
     game, seat_number = seat_game(token)
@@ -62,7 +48,7 @@ def seat(token: str):
     head = read_head(game.code)
     state = load_agreement(game, head)
     if head.refereed:
-        return play.seat_page(token, game, seat_number, seat_panel(token, game, seat_number, state), head)
+        return play.seat_page(token, game, seat_number, head)
     allowed = game.allowed(seat_number)
     checked = _checked_hex()
     check = None

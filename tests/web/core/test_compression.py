@@ -15,7 +15,7 @@ DECODE = {"br": brotli.decompress, "gzip": gzip.decompress}
 
 
 @pytest.mark.parametrize("encoding", DECODE)
-@pytest.mark.parametrize("path", ["/help/play", f"/games/{CODE}/print", "/static/style.css", "/static/app.js"])
+@pytest.mark.parametrize("path", ["/help/play", f"/games/{CODE}/print", "/static/style.css", "/static/play.js"])
 def test_pages_and_assets_decode_to_the_same_bytes(client, path, encoding):
     plain = client.get(path)
     packed = client.get(path, headers={"Accept-Encoding": f"{encoding}, identity;q=0.5"})

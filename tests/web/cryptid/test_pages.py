@@ -1,6 +1,8 @@
 """Every route and every error, through Flask's test client."""
 
+import html as html_text
 import re
+from urllib.parse import urlsplit
 
 import pytest
 from markupsafe import escape
@@ -198,6 +200,9 @@ def test_a_refereed_games_host_link_shows_no_seats_clue(app, client):
         page = response.get_data(as_text=True)
         assert response.status_code == 404
         assert "Hand the screen" not in page and all(clue_text(clue) not in page for clue in game.clues)
+    for path in ("", "/live", "/print", "/table"):  # nor does any other page of the host link
+        page = client.get(host_url + path).get_data(as_text=True)
+        assert all(clue_text(clue) not in page for clue in game.clues), path
 
 
 def test_seat_page_hides_the_clue_until_tapped_and_is_private(client):
@@ -495,3 +500,24 @@ def test_templates_glue_no_punctuation_to_translated_text():
         text = template.read_text(encoding="utf-8")
         assert not re.search(r"\}\}(</\w+>)?[.:;,]", text), template.name
         assert not re.search(r"join\(\s*[\"'][^\"']*[.:;,·]", text), template.name
+
+
+def test_a_server_listening_on_loopback_tells_the_host_what_lets_phones_in(client, monkeypatch):
+    """`serve --host 127.0.0.1`: a LAN address in the QR codes would refuse every phone, so the host screen says
+    how to start the server instead of telling phones to open it."""
+    host_url = client.post("/", data={"players": "3", "how": "referee"}).headers["Location"]
+    assert "Phones will open" in client.get(host_url).get_data(as_text=True)
+    monkeypatch.setenv("COMPANION_LISTEN_HOST", "127.0.0.1")
+    page = client.get(host_url).get_data(as_text=True)
+    assert "Phones will open" not in page and "serve --host 0.0.0.0" in page
+
+
+def test_a_refereed_phone_gets_help_for_refereed_play_with_its_way_back(client):
+    host_url = client.post("/", data={"players": "3", "how": "referee"}).headers["Location"]
+    seat = urlsplit(seat_links(client.get(host_url).get_data(as_text=True))[0]).path
+    page = client.get(seat).get_data(as_text=True)
+    help_link = re.search(r'href="(/help/refereed\?back=[^"]+)"', page).group(1)
+    help_page = client.get(html_text.unescape(help_link)).get_data(as_text=True)
+    assert f'href="{seat}"' in help_page and "Back to your seat" in help_page
+    assert "Here the app referees" in help_page
+    assert "Check a hex" not in help_page  # the box game's advice does not apply

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from companion.cryptid.hexgrid import hex_row_col, hexes_of
+from companion.cryptid.hexgrid import hex_name, hex_row_col, hexes_of
 from companion.cryptid.play import Search, State
 from companion.cryptid.text import clue_text, hint_text
 from companion.web.core.db import Base, db
@@ -284,20 +284,29 @@ def test_agreeing_to_the_reveal_ends_a_refereed_game_with_no_winner(apps):
     assert final["reveal"]["clues"] and final["turn"] is None
 
 
-def test_a_move_from_a_plain_form_without_javascript(apps):
+def test_a_move_from_the_sheet_without_javascript_returns_to_the_board_and_a_second_send_is_not_an_error(apps):
     code, phones = new_table(apps, 3, False)
     state = referee_state(apps[0], code)
     seat = state.turn
     token = phones[seat - 1].path.split("/")[3]
     client = apps[1].test_client()
     hex_index = hexes_of(state.cube_choices(seat))[0]
-    page = client.get(f"/s/{token}", query_string={"hex": hex_index, "do": "cube"}).get_data(as_text=True)
-    assert "Place your cube on" in page and 'name="version"' in page
-    response = client.post(f"/s/{token}/play", data={"action": "cube", "hex": hex_index, "version": state.version})
-    assert response.status_code == 303 and response.headers["Location"] == f"/s/{token}"
+    board = client.get(f"/s/{token}").get_data(as_text=True)
+    assert f'href="/s/{token}?hex={hex_index}#here"' in board  # a tapped hex comes back to the board at that hex
+    page = client.get(f"/s/{token}", query_string={"hex": hex_index}).get_data(as_text=True)
+    sheet = page[page.index('<section class="sheet"'):]
+    assert f'<span class="hex-name" dir="ltr">{hex_name(hex_index)}</span>' in sheet
+    assert "your clue rules this hex out (cube)." in sheet  # a cube choice: the clue rules the hex out
+    assert 'value="cube" required checked' in sheet and 'name="version"' in sheet and 'id="here"' in page
+    move = {"do": "cube", "hex": hex_index, "version": state.version}
+    response = client.post(f"/s/{token}/play", data=move)
+    assert response.status_code == 303 and response.headers["Location"] == f"/s/{token}#board"
     assert referee_state(apps[0], code).cubes_of(seat) == 1 << hex_index
-    again = client.post(f"/s/{token}/play", data={"action": "cube", "hex": hex_index, "version": state.version})
-    assert again.status_code == 409 and "moved on" in again.get_data(as_text=True)
+    again = client.post(f"/s/{token}/play", data=move)  # a double tap, or the form sent twice
+    assert again.status_code == 303 and referee_state(apps[0], code).version == state.version + 1
+    other = hexes_of(state.cube_choices(seat))[1]
+    stale = client.post(f"/s/{token}/play", data={"do": "cube", "hex": other, "version": state.version})
+    assert stale.status_code == 409 and "moved on" in stale.get_data(as_text=True)
     assert client.post(f"/s/{token}/play", data={"action": "cube", "hex": "x"}).status_code == 400
 
 
@@ -316,7 +325,62 @@ def test_every_hex_link_on_both_kinds_of_seat_page_is_named_by_elements_on_that_
     pages.append(client.get(seat_path).get_data(as_text=True))
     for page in pages:
         ids = set(re.findall(r' id="([^"]+)"', page))
-        named = re.findall(r'<a href="[^"]*\?hex=\d+" aria-labelledby="([^"]+)"', page)
+        named = re.findall(r'<a href="[^"]*\?hex=\d+(?:#here)?" aria-labelledby="([^"]+)"', page)
         assert len(named) == 108
         assert all(set(value.split()) <= ids for value in named)
         assert '<span id="r1">Σειρά 1</span>' in page
+
+
+def test_a_gone_vote_is_confirmed_seen_by_the_accused_and_can_be_taken_back(apps):
+    code, phones = new_table(apps, 4, False)
+    tokens = [phone.path.split("/")[3] for phone in phones]
+    voter, accused = apps[0].test_client(), apps[1].test_client()
+    page = voter.get(f"/s/{tokens[0]}").get_data(as_text=True)
+    assert "will see this" in page and 'value="vote_gone"' in page  # a confirmation inside its own fold first
+    assert voter.post(f"/s/{tokens[0]}/play", data={"action": "vote_gone", "target": 3}).status_code == 303
+    assert referee_state(apps[0], code).gone_votes[2] == {1}
+    warned = accused.get(f"/s/{tokens[2]}").get_data(as_text=True)
+    assert "1 player marked you as gone." in warned
+    page = voter.get(f"/s/{tokens[0]}").get_data(as_text=True)
+    assert 'value="withdraw_gone"' in page and "Take back my vote" in page
+    assert voter.post(f"/s/{tokens[0]}/play", data={"action": "withdraw_gone", "target": 3}).status_code == 303
+    assert referee_state(apps[0], code).gone_votes[2] == frozenset()
+    assert "marked you as gone" not in accused.get(f"/s/{tokens[2]}").get_data(as_text=True)
+    again = phones[0].post({"action": "withdraw_gone", "seat": 3}, status=409)
+    assert again["error"] == "You have not marked that player as gone."
+
+
+def test_the_replay_counts_the_moves_the_log_shows_and_is_not_the_games_end(apps):
+    code, phones = new_table(apps, 3, False)
+    rng = random.Random(3)
+    phones[0].post({"action": "name", "name": "Ana"})  # a move that writes nothing in the log
+    while (state := referee_state(apps[0], code)).phase != "over":
+        play_a_move(phones[state.turn - 1], state, state.turn, rng, hunt=state.phase == "turns")
+    state = referee_state(apps[0], code)
+    steps = len({entry.n for entry in state.log}) - sum(entry.action in ("answer", "win") for entry in state.log)
+    assert steps < state.version  # the start and the name are moves too, but show nothing
+    client = apps[1].test_client()
+    page = client.get(f"/s/{phones[1].path.split('/')[3]}", query_string={"replay": 0}).get_data(as_text=True)
+    assert f"Replay: move 0 of {steps}" in page
+    assert "The game is over" not in page and 'class="announce"' not in page
+    last = client.get(f"/s/{phones[1].path.split('/')[3]}", query_string={"replay": steps}).get_data(as_text=True)
+    assert f"Replay: move {steps} of {steps}" in last and "Forward" not in last
+
+
+def test_a_seat_is_held_by_the_phone_that_plays_it_not_by_one_that_only_fetched_the_link(apps):
+    """A chat app's link preview fetches the page without running its script: that takes no seat. The first page
+    whose live update runs (or that moves) holds the seat; another phone is asked before it takes the seat over."""
+    code, phones = new_table(apps, 3, False)
+    seat_path = f"/s/{phones[0].path.split('/')[3]}"
+    preview, phone, other = (apps[0].test_client() for _ in range(3))
+    assert preview.get(seat_path).status_code == 200
+    assert phone.get(seat_path).status_code == 200  # the preview took nothing
+    assert phone.get(seat_path + "/live").status_code == 200  # the page's script: now this phone holds the seat
+    asked = other.get(seat_path)
+    assert asked.status_code == 409 and "This seat is already open on another phone." in asked.get_data(as_text=True)
+    assert other.post(seat_path + "/play", data={"action": "leave"}).status_code == 409
+    assert other.post(seat_path + "/take-over").status_code == 303
+    told = phone.get(seat_path + "/live").get_data(as_text=True)
+    assert "This seat is now open on another phone." in told
+    assert phone.post(seat_path + "/play", data={"action": "leave"}).status_code == 409
+    assert referee_state(apps[0], code).left == frozenset()

@@ -1,0 +1,142 @@
+// Cryptid's table: check a hex on a seat's map and follow the table's hint panel; the pages work without it.
+"use strict";
+
+document.addEventListener("DOMContentLoaded", () => {
+  const map = document.querySelector(".seat-map");
+  if (map) hexKeyboard(map, hexChecker(map, document.getElementById("check")));
+});
+
+// Check a hex without reloading: the answer comes from the map the server drew for this seat. Returns the
+// check itself, for the keyboard.
+function hexChecker(map, answer) {
+  const ring = map.querySelector("circle.selected");
+  map.addEventListener("click", (event) => {
+    const link = event.target.closest("a");
+    if (!link) return;
+    event.preventDefault();
+    check(link);
+  });
+  function check(link) {
+    const hex = link.firstChild;
+    const allowed = !hex.getAttribute("href").startsWith("#x");
+    answer.className = "answer " + (allowed ? "disc" : "cube");
+    // The same translated label the server uses: "Row {row}, column {col}: {terrain}".
+    const [row, col, terrain] = link.getAttribute("aria-labelledby").split(" ");
+    const name = document.createElement("strong");
+    name.textContent = answer.dataset.hexName
+      .replace("{row}", row.slice(1))
+      .replace("{col}", col.slice(1))
+      .replace("{terrain}", document.getElementById(terrain).textContent);
+    answer.replaceChildren(name, " ", allowed ? answer.dataset.disc : answer.dataset.cube);
+    ring.setAttribute("cx", hex.getAttribute("x"));
+    ring.setAttribute("cy", hex.getAttribute("y"));
+    history.replaceState(null, "", link.getAttribute("href"));
+  }
+  return check;
+}
+
+// The seat map is one Tab stop (a roving tabindex). Arrow keys move by rows and columns, as the hexes' names
+// count them (the board never mirrors, so left is left in every language); Home and End go to the ends of
+// the row; Enter (the link's own) or Space checks the hex. The focus ring follows the keyboard, not taps.
+const MAP_COLUMNS = 12;
+
+function hexKeyboard(map, check) {
+  const links = [...map.querySelectorAll("a")];
+  const ring = map.querySelector(".focus-ring");
+  let current = links[new URLSearchParams(location.search).get("hex")] || links[0];
+  for (const link of links) link.tabIndex = link === current ? 0 : -1;
+  // Focus listeners go on the map's holder: on the <svg> itself they would make Chromium focus it.
+  const holder = map.parentElement;
+  holder.addEventListener("focusin", (event) => {
+    current.tabIndex = -1;
+    current = event.target;
+    current.tabIndex = 0;
+    const hex = current.firstChild;
+    ring.setAttribute("transform", `translate(${hex.getAttribute("x")} ${hex.getAttribute("y")})`);
+    ring.classList.toggle("on", current.matches(":focus-visible"));
+  });
+  holder.addEventListener("focusout", () => ring.classList.remove("on"));
+  map.addEventListener("keydown", (event) => {
+    const index = links.indexOf(event.target);
+    const col = index % MAP_COLUMNS;
+    const step = {
+      ArrowLeft: col > 0 ? -1 : 0,
+      ArrowRight: col < MAP_COLUMNS - 1 ? 1 : 0,
+      ArrowUp: -MAP_COLUMNS,
+      ArrowDown: MAP_COLUMNS,
+      Home: -col,
+      End: MAP_COLUMNS - 1 - col,
+    }[event.key];
+    if (event.key === " ") {
+      event.preventDefault();
+      check(links[index]);
+      return;
+    }
+    if (step === undefined || event.altKey || event.ctrlKey || event.metaKey) return;
+    event.preventDefault();
+    links[index + step]?.focus();
+  });
+}
+
+// The banner at the top of the page: a fresh panel that brings an unlock the page has not announced yet
+// shows it there, kept on screen until tapped.
+function announceUnlock(panel) {
+  const next = panel.querySelector("#news-next");
+  const news = document.getElementById("news");
+  if (!next || !news) return;
+  const banner = next.content.firstElementChild;
+  if (news.firstElementChild?.dataset.step === banner.dataset.step) return;
+  news.replaceChildren(document.importNode(banner, true));
+  news.classList.add("live");
+}
+
+// The table panel: poll for changes while the page is visible, and send its forms without a reload.
+const POLL_MS = 3000;
+
+function swapPanel(html, etag) {
+  const holder = document.createElement("template");
+  holder.innerHTML = html.trim();
+  const fresh = holder.content.querySelector("#table");
+  const panel = document.getElementById("table");
+  if (!fresh || !panel) return;
+  if (etag) fresh.dataset.etag = etag.replace(/^W\//, "").replace(/"/g, "");
+  panel.replaceWith(fresh);
+  announceUnlock(fresh);
+}
+
+async function pollPanel() {
+  const panel = document.getElementById("table");
+  if (!panel || document.visibilityState !== "visible") return;
+  try {
+    const response = await fetch(panel.dataset.poll, {
+      cache: "no-store",
+      headers: { "If-None-Match": `"${panel.dataset.etag}"` },
+    });
+    if (response.status === 200) swapPanel(await response.text(), response.headers.get("ETag"));
+  } catch (error) {
+    // Offline for a moment: the next poll tries again.
+  }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  if (!document.getElementById("table")) return;
+  setInterval(pollPanel, POLL_MS);
+  document.addEventListener("visibilitychange", pollPanel);
+  document.addEventListener("submit", async (event) => {
+    const form = event.target;
+    if (!form.matches("#table form[data-live]")) return;
+    event.preventDefault();
+    try {
+      const response = await fetch(form.action, {
+        method: "POST",
+        body: new FormData(form),
+        headers: { "X-Requested-With": "fetch" },
+      });
+      if (!response.ok) throw new Error(String(response.status));
+      swapPanel(await response.text(), response.headers.get("ETag"));
+    } catch (error) {
+      // Let the server's own page explain what went wrong.
+      form.submit();
+    }
+  });
+});
