@@ -100,10 +100,15 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     bench = command("bench", "Time the engine (new games, next games, loading codes, folding a refereed game), "
                             "the pages (--pages) or how official the puzzles look (--puzzles).", _run_bench)
     bench.add_argument(
-        "--games", type=_at_least(1), default=2000, metavar="N", help="games per mode (default: %(default)s)"
+        "--games", type=_at_least(1), metavar="N",
+        help="games per mode (default: 2000), or with --deduction per mode and player count (default: 40)",
     )
     bench.add_argument("--pages", action="store_true", help="time the pages a game night leans on instead")
     bench.add_argument("--puzzles", action="store_true", help="compare the setups with the official ones instead")
+    bench.add_argument(
+        "--deduction", action="store_true",
+        help="time the deduction engine (notebook updates and posteriors) over random refereed histories instead",
+    )
     bench.add_argument(
         "--setups", type=_at_least(1), default=1000, metavar="N", help="with --puzzles: per mode and player count (default: %(default)s)"
     )
@@ -212,7 +217,7 @@ def _run_next(args) -> int:
 
 
 def _run_bench(args) -> int:
-    from .bench import run_benchmark, run_pages, run_puzzles
+    from .bench import run_benchmark, run_deduction, run_pages, run_puzzles
     from .measure import machine_line
 
     print(machine_line(), flush=True)
@@ -220,8 +225,10 @@ def _run_bench(args) -> int:
         run_pages()
     elif args.puzzles:
         return 0 if all(row.met for row in run_puzzles(args.setups)) else 1
+    elif args.deduction:
+        run_deduction(args.games or 40)
     else:
-        run_benchmark(args.games)
+        run_benchmark(args.games or 2000)
     print(machine_line(), flush=True)
     return 0
 

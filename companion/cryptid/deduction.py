@@ -1,0 +1,232 @@
+"""What can be deduced from what one seat may know (docs/cryptid-deduction.md): the clues each seat may still
+hold, the clue assignments a valid setup allows, and from them how likely each hex is to be the habitat.
+
+Evidence is what a seat may know: the map, every piece on it and, for a seat, its own clue (None for the public
+record). A seat's discs say its clue allows those hexes and its cubes that it rules them out, so every answer,
+opening cube and search is in the pieces. The reasoning never sees another seat's clue: Evidence holds none.
+
+Clue sets are masks over CLUES (bit i for CLUES[i]). Valid setups (docs/cryptid-rules.md section 5) are
+enumerated as unordered clue sets, per habitat, by the hitting-set search of search.py; the orderings of a set
+over the seats are counted, not listed, so even the public record of an advanced 5-player game stays small.
+Each allowed assignment of clues to seats is equally likely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from math import factorial
+
+from .board import Board
+from .clues import CLUES, MAX_AREA, MIN_AREA, Clue, clue_areas
+from .hexgrid import HEX_COUNT, hexes_of
+from .hexgrid import hexes_of as _bits  # set bits of any mask, here of clue masks
+from .hints import HINT_CATEGORIES
+from .search import ClueSetSearch
+
+
+@dataclass(frozen=True, slots=True)
+class ClueTable:
+    """One map's clue areas and the clues a setup of its mode may use (the mode's list, 42-66 hexes)."""
+
+    areas: tuple[int, ...]  # per clue index, the hexes it allows
+    usable: int  # mask of clue indices
+
+
+@lru_cache(maxsize=64)
+def clue_table(map_code: str) -> ClueTable:
+    """The clue table of a map, built once per map code."""
+    board = Board.from_map_code(map_code)
+    areas = clue_areas(board)
+    usable = 0
+    for index, clue in enumerate(CLUES):
+        if clue.allowed_in(board.mode) and MIN_AREA <= areas[index].bit_count() <= MAX_AREA:
+            usable |= 1 << index
+    return ClueTable(areas, usable)
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What one reasoner knows: the map, each seat's discs and cubes (per seat, seat - 1), its own clue if any.
+
+    hint: a hint category (hints.HINT_CATEGORIES) the table has been shown, so that no clue mentions it.
+    """
+
+    map_code: str
+    discs: tuple[int, ...]
+    cubes: tuple[int, ...]
+    seat: int | None = None
+    clue: Clue | None = None
+    hint: str | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.discs) != len(self.cubes):
+            raise ValueError("discs and cubes must be given for the same seats")
+        if (self.seat is None) != (self.clue is None):
+            raise ValueError("a seat's evidence names its clue; the public record names none")
+
+    @classmethod
+    def from_view(cls, view, hint: str | None = None) -> "Evidence":
+        """The evidence of a view.View: its seat's own clue for a seat, the public record for the public view."""
+        return cls(view.map_code, tuple(view.discs), tuple(view.cubes), view.seat, view.clue, hint)
+
+    @property
+    def players(self) -> int:
+        return len(self.discs)
+
+    def public(self) -> "Evidence":
+        """The same pieces without the seat's own clue: what the table as a whole has revealed."""
+        return Evidence(self.map_code, self.discs, self.cubes, hint=self.hint)
+
+
+def seat_clues(evidence: Evidence) -> tuple[int, ...]:
+    """Per seat, the mask of usable clues that agree with that seat's pieces (the own clue alone for the
+    reasoner's seat). Reasoning one seat at a time: fast enough for every move (the notebook)."""
+    table = clue_table(evidence.map_code)
+    areas = table.areas
+    masks = []
+    for seat, (discs, cubes) in enumerate(zip(evidence.discs, evidence.cubes), 1):
+        if seat == evidence.seat:
+            masks.append(1 << evidence.clue.index)
+            continue
+        mask = 0
+        usable = table.usable
+        while usable:
+            bit = usable & -usable
+            usable ^= bit
+            area = areas[bit.bit_length() - 1]
+            if not discs & ~area and not cubes & area:
+                mask |= bit
+        masks.append(mask)
+    return tuple(masks)
+
+
+@dataclass(frozen=True, slots=True)
+class Posterior:
+    """The allowed assignments of distinct clues to seats, summarised.
+
+    assignments: how many (seat -> clue) assignments are valid setups agreeing with every piece;
+    sets: how many distinct clue sets those are; weights: per hex, how many assignments make it the habitat;
+    seat_clues: per seat, the mask of clues some allowed assignment gives it.
+    """
+
+    assignments: int
+    sets: int
+    weights: tuple[int, ...]
+    seat_clues: tuple[int, ...]
+
+    @property
+    def habitats(self) -> int:
+        """Mask of the hexes that can still be the habitat."""
+        return sum(1 << hex for hex, weight in enumerate(self.weights) if weight)
+
+    def probability(self, hex: int) -> float:
+        """How likely a hex is to be the habitat (0 when nothing is allowed)."""
+        return self.weights[hex] / self.assignments if self.assignments else 0.0
+
+    def solved(self) -> int | None:
+        """The habitat, when only one hex is left."""
+        habitats = self.habitats
+        return habitats.bit_length() - 1 if habitats and not habitats & (habitats - 1) else None
+
+
+def posterior(evidence: Evidence, masks: tuple[int, ...] | None = None) -> Posterior:
+    """Every valid setup that agrees with the evidence, counted per habitat and per seat (exact).
+
+    masks: the per-seat clue masks of seat_clues(evidence), when the caller has them already.
+    """
+    table = clue_table(evidence.map_code)
+    areas = table.areas
+    masks = seat_clues(evidence) if masks is None else masks
+    players = len(masks)
+    union = 0
+    for mask in masks:
+        union |= mask
+    required_clue = 1 << evidence.clue.index if evidence.clue is not None else 0
+    unmentioned = 1 << HINT_CATEGORIES.index(evidence.hint) if evidence.hint else 0
+
+    # The habitat is allowed by some candidate of every seat.
+    possible = (1 << HEX_COUNT) - 1
+    for mask in masks:
+        reach = 0
+        for index in _bits(mask):
+            reach |= areas[index]
+        possible &= reach
+
+    weights = [0] * HEX_COUNT
+    seen = [0] * players
+    assignments = sets = 0
+    for habitat in hexes_of(possible):
+        candidates = [(index, areas[index]) for index in _bits(union) if areas[index] >> habitat & 1]
+        required = 0
+        for position, (index, _) in enumerate(candidates):
+            if required_clue >> index & 1:
+                required = 1 << position
+        if required_clue and not required:
+            continue
+        search = ClueSetSearch.for_candidates(candidates, habitat)
+        for clue_set in search.each(players, required=required, unmentioned=unmentioned):
+            count = _count_matchings(clue_set, masks, seen)
+            if count:
+                sets += 1
+                assignments += count
+                weights[habitat] += count
+    return Posterior(assignments, sets, tuple(weights), tuple(seen))
+
+
+def _count_matchings(clue_set: tuple[int, ...], masks: tuple[int, ...], seen: list[int]) -> int:
+    """How many ways the clues of a set go one to a seat, each to a seat whose mask holds it; marks in `seen`
+    which seat may take which clue."""
+    free = 0
+    for index in clue_set:
+        free |= 1 << index
+    pinned: list[tuple[int, int]] = []  # seats that can take only one clue of the set (the reasoner's own)
+    open_seats: list[tuple[int, int]] = []
+    for seat, mask in enumerate(masks):
+        fit = mask & free
+        if not fit & (fit - 1):
+            pinned.append((seat, fit))
+        else:
+            open_seats.append((seat, fit))
+    for seat, fit in pinned:
+        if not fit & free:
+            return 0
+        free ^= fit
+    # The common case: every other seat may take any clue that is left, so no seat is pinned by its pieces.
+    if all(fit & free == free for _, fit in open_seats):
+        count = factorial(len(open_seats))
+        found = {seat: free for seat, _ in open_seats}
+    else:
+        count, found = _place(open_seats, free)
+        if not count:
+            return 0
+    for seat, fit in pinned:
+        seen[seat] |= fit
+    for seat, clues in found.items():
+        seen[seat] |= clues
+    return count
+
+
+def _place(open_seats: list[tuple[int, int]], free: int) -> tuple[int, dict[int, int]]:
+    """Count the ways to give each seat one clue of `free` that fits it, and which clues each seat can get."""
+    count = 0
+    found = {seat: 0 for seat, _ in open_seats}
+    taken: list[int] = []
+
+    def place(position: int, free: int) -> None:
+        nonlocal count
+        if position == len(open_seats):
+            count += 1
+            for (seat, _), bit in zip(open_seats, taken):
+                found[seat] |= bit
+            return
+        options = open_seats[position][1] & free
+        while options:
+            bit = options & -options
+            options ^= bit
+            taken.append(bit)
+            place(position + 1, free ^ bit)
+            taken.pop()
+
+    place(0, free)
+    return count, found
