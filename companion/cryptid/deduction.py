@@ -107,13 +107,31 @@ class Posterior:
 
     assignments: how many (seat -> clue) assignments are valid setups agreeing with every piece;
     sets: how many distinct clue sets those are; weights: per hex, how many assignments make it the habitat;
-    seat_clues: per seat, the mask of clues some allowed assignment gives it.
+    by_clue: per seat (seat - 1), how many assignments give that seat a clue with a habitat, {(clue, hex): n}.
     """
 
     assignments: int
     sets: int
     weights: tuple[int, ...]
-    seat_clues: tuple[int, ...]
+    by_clue: tuple[dict[tuple[int, int], int], ...]
+
+    @property
+    def seat_clues(self) -> tuple[int, ...]:
+        """Per seat, the mask of clues some allowed assignment gives it."""
+        masks = []
+        for counts in self.by_clue:
+            mask = 0
+            for clue, _ in counts:
+                mask |= 1 << clue
+            masks.append(mask)
+        return tuple(masks)
+
+    def clue_weights(self, seat: int) -> dict[int, int]:
+        """How many allowed assignments give `seat` each clue."""
+        totals: dict[int, int] = {}
+        for (clue, _), count in self.by_clue[seat - 1].items():
+            totals[clue] = totals.get(clue, 0) + count
+        return totals
 
     @property
     def habitats(self) -> int:
@@ -154,7 +172,7 @@ def posterior(evidence: Evidence, masks: tuple[int, ...] | None = None) -> Poste
         possible &= reach
 
     weights = [0] * HEX_COUNT
-    seen = [0] * players
+    by_clue: list[dict[tuple[int, int], int]] = [{} for _ in range(players)]
     assignments = sets = 0
     for habitat in hexes_of(possible):
         candidates = [(index, areas[index]) for index in _bits(union) if areas[index] >> habitat & 1]
@@ -166,17 +184,19 @@ def posterior(evidence: Evidence, masks: tuple[int, ...] | None = None) -> Poste
             continue
         search = ClueSetSearch.for_candidates(candidates, habitat)
         for clue_set in search.each(players, required=required, unmentioned=unmentioned):
-            count = _count_matchings(clue_set, masks, seen)
+            count = _count_matchings(clue_set, masks, habitat, by_clue)
             if count:
                 sets += 1
                 assignments += count
                 weights[habitat] += count
-    return Posterior(assignments, sets, tuple(weights), tuple(seen))
+    return Posterior(assignments, sets, tuple(weights), tuple(by_clue))
 
 
-def _count_matchings(clue_set: tuple[int, ...], masks: tuple[int, ...], seen: list[int]) -> int:
-    """How many ways the clues of a set go one to a seat, each to a seat whose mask holds it; marks in `seen`
-    which seat may take which clue."""
+def _count_matchings(
+    clue_set: tuple[int, ...], masks: tuple[int, ...], habitat: int, by_clue: list[dict[tuple[int, int], int]]
+) -> int:
+    """How many ways the clues of a set go one to a seat, each to a seat whose mask holds it; adds to `by_clue`
+    how many of those give each seat each clue."""
     free = 0
     for index in clue_set:
         free |= 1 << index
@@ -195,22 +215,25 @@ def _count_matchings(clue_set: tuple[int, ...], masks: tuple[int, ...], seen: li
     # The common case: every other seat may take any clue that is left, so no seat is pinned by its pieces.
     if all(fit & free == free for _, fit in open_seats):
         count = factorial(len(open_seats))
-        found = {seat: free for seat, _ in open_seats}
+        each = count // len(open_seats) if open_seats else 0
+        shares = [(seat, clue, each) for seat, _ in open_seats for clue in _bits(free)]
     else:
-        count, found = _place(open_seats, free)
+        count, shares = _place(open_seats, free)
         if not count:
             return 0
-    for seat, fit in pinned:
-        seen[seat] |= fit
-    for seat, clues in found.items():
-        seen[seat] |= clues
+    shares += [(seat, fit.bit_length() - 1, count) for seat, fit in pinned]
+    for seat, clue, share in shares:
+        counts = by_clue[seat]
+        key = (clue, habitat)
+        counts[key] = counts.get(key, 0) + share
     return count
 
 
-def _place(open_seats: list[tuple[int, int]], free: int) -> tuple[int, dict[int, int]]:
-    """Count the ways to give each seat one clue of `free` that fits it, and which clues each seat can get."""
+def _place(open_seats: list[tuple[int, int]], free: int) -> tuple[int, list[tuple[int, int, int]]]:
+    """Count the ways to give each seat one clue of `free` that fits it, and how many give each seat each clue:
+    (count, [(seat, clue, ways)])."""
     count = 0
-    found = {seat: 0 for seat, _ in open_seats}
+    ways: dict[tuple[int, int], int] = {}
     taken: list[int] = []
 
     def place(position: int, free: int) -> None:
@@ -218,7 +241,8 @@ def _place(open_seats: list[tuple[int, int]], free: int) -> tuple[int, dict[int,
         if position == len(open_seats):
             count += 1
             for (seat, _), bit in zip(open_seats, taken):
-                found[seat] |= bit
+                key = (seat, bit.bit_length() - 1)
+                ways[key] = ways.get(key, 0) + 1
             return
         options = open_seats[position][1] & free
         while options:
@@ -229,4 +253,4 @@ def _place(open_seats: list[tuple[int, int]], free: int) -> tuple[int, dict[int,
             taken.pop()
 
     place(0, free)
-    return count, found
+    return count, [(seat, clue, n) for (seat, clue), n in ways.items()]

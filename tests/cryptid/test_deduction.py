@@ -10,6 +10,7 @@ runs the issue's 10,000 histories per mode and player count.
 """
 
 import os
+from collections import Counter
 import random
 from functools import reduce
 from itertools import combinations, permutations
@@ -32,7 +33,7 @@ BRUTE_LIMIT = 60_000  # clue sets brute force may try for one history
 
 
 def brute_force(evidence: Evidence):
-    """(assignments, weights, per-seat clue masks) by checking every set of distinct clues the seats could hold
+    """(assignments, habitat weights, per-seat clue masks, per-seat {(clue, habitat): n}) by checking every set of distinct clues the seats could hold
     and every way to hand it out; None if that is too many sets."""
     board = Board.from_map_code(evidence.map_code)
     areas = clue_areas(board)
@@ -49,6 +50,7 @@ def brute_force(evidence: Evidence):
         return None
     weights = [0] * HEX_COUNT
     seen = [0] * players
+    by_clue = [Counter() for _ in range(players)]
     total = 0
     everything = (1 << HEX_COUNT) - 1
     for clue_set in combinations(union, players):
@@ -70,7 +72,8 @@ def brute_force(evidence: Evidence):
                 weights[common.bit_length() - 1] += 1
                 for seat, i in enumerate(order):
                     seen[seat] |= 1 << i
-    return total, weights, seen
+                    by_clue[seat][i, common.bit_length() - 1] += 1
+    return total, weights, seen, by_clue
 
 
 def random_history(rng: random.Random, code: str) -> State:
@@ -90,11 +93,12 @@ def compare(evidence: Evidence, truth: tuple[int, ...]) -> bool:
     expected = brute_force(evidence)
     if expected is None:
         return False
-    total, weights, seen = expected
+    total, weights, seen, by_clue = expected
     found = posterior(evidence)
     assert found.assignments == total
     assert list(found.weights) == weights
     assert list(found.seat_clues) == seen
+    assert [dict(counts) for counts in by_clue] == list(found.by_clue)
     # Whatever the pieces say, the dealt clues agree with them: the true setup is never ruled out.
     assert all(seen[seat] >> clue & 1 for seat, clue in enumerate(truth))
     masks = seat_clues(evidence)
