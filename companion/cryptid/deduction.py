@@ -13,8 +13,10 @@ Each allowed assignment of clues to seats is equally likely.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import permutations
 from math import factorial
 
 from .board import Board
@@ -153,42 +155,16 @@ def posterior(evidence: Evidence, masks: tuple[int, ...] | None = None) -> Poste
 
     masks: the per-seat clue masks of seat_clues(evidence), when the caller has them already.
     """
-    table = clue_table(evidence.map_code)
-    areas = table.areas
     masks = seat_clues(evidence) if masks is None else masks
-    players = len(masks)
-    union = 0
-    for mask in masks:
-        union |= mask
-    required_clue = 1 << evidence.clue.index if evidence.clue is not None else 0
-    unmentioned = 1 << HINT_CATEGORIES.index(evidence.hint) if evidence.hint else 0
-
-    # The habitat is allowed by some candidate of every seat.
-    possible = (1 << HEX_COUNT) - 1
-    for mask in masks:
-        reach = 0
-        for index in _bits(mask):
-            reach |= areas[index]
-        possible &= reach
-
     weights = [0] * HEX_COUNT
-    by_clue: list[dict[tuple[int, int], int]] = [{} for _ in range(players)]
+    by_clue: list[dict[tuple[int, int], int]] = [{} for _ in masks]
     assignments = sets = 0
-    for habitat in hexes_of(possible):
-        candidates = [(index, areas[index]) for index in _bits(union) if areas[index] >> habitat & 1]
-        required = 0
-        for position, (index, _) in enumerate(candidates):
-            if required_clue >> index & 1:
-                required = 1 << position
-        if required_clue and not required:
-            continue
-        search = ClueSetSearch.for_candidates(candidates, habitat)
-        for clue_set in search.each(players, required=required, unmentioned=unmentioned):
-            count = _count_matchings(clue_set, masks, habitat, by_clue)
-            if count:
-                sets += 1
-                assignments += count
-                weights[habitat] += count
+    for habitat, clue_set in _clue_sets(evidence, masks):
+        count = _count_matchings(clue_set, masks, habitat, by_clue)
+        if count:
+            sets += 1
+            assignments += count
+            weights[habitat] += count
     return Posterior(assignments, sets, tuple(weights), tuple(by_clue))
 
 
@@ -254,3 +230,42 @@ def _place(open_seats: list[tuple[int, int]], free: int) -> tuple[int, list[tupl
 
     place(0, free)
     return count, [(seat, clue, n) for (seat, clue), n in ways.items()]
+
+
+def each_assignment(evidence: Evidence) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Every allowed assignment itself, as (clue index per seat, habitat): for tests and for looking at a few;
+    posterior() counts them without listing them."""
+    masks = seat_clues(evidence)
+    for habitat, clue_set in _clue_sets(evidence, masks):
+        for order in permutations(clue_set):
+            if all(mask >> clue & 1 for mask, clue in zip(masks, order)):
+                yield order, habitat
+
+
+def _clue_sets(evidence: Evidence, masks: tuple[int, ...]) -> Iterator[tuple[int, tuple[int, ...]]]:
+    """(habitat, clue indices) of every valid clue set drawn from the seats' masks that holds the reasoner's
+    own clue and leaves the shown hint open; whether its clues can be handed out to the seats is not checked."""
+    areas = clue_table(evidence.map_code).areas
+    union = 0
+    for mask in masks:
+        union |= mask
+    required_clue = 1 << evidence.clue.index if evidence.clue is not None else 0
+    unmentioned = 1 << HINT_CATEGORIES.index(evidence.hint) if evidence.hint else 0
+    # The habitat is allowed by some candidate of every seat.
+    possible = (1 << HEX_COUNT) - 1
+    for mask in masks:
+        reach = 0
+        for index in _bits(mask):
+            reach |= areas[index]
+        possible &= reach
+    for habitat in hexes_of(possible):
+        candidates = [(index, areas[index]) for index in _bits(union) if areas[index] >> habitat & 1]
+        required = 0
+        for position, (index, _) in enumerate(candidates):
+            if required_clue >> index & 1:
+                required = 1 << position
+        if required_clue and not required:
+            continue
+        search = ClueSetSearch.for_candidates(candidates, habitat)
+        for clue_set in search.each(len(masks), required=required, unmentioned=unmentioned):
+            yield habitat, clue_set
