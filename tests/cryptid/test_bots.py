@@ -87,3 +87,20 @@ def test_a_computer_player_does_not_move_out_of_turn():
     waiting = next(seat for seat in state.seats if seat != state.turn)
     with pytest.raises(ValueError):
         choose_move(view(state, waiting), LEVELS["solid"], random.Random(1))
+
+
+def test_the_review_of_a_solid_game_pins_the_habitat_before_the_winning_search():
+    from companion.cryptid.review import review
+
+    rng = random.Random("review")
+    state = State.initial(game(codes_of("normal", 4)[0])).apply(Start(1))
+    while state.phase != OVER:
+        state = state.apply(choose_move(view(state, state.turn), LEVELS["solid"], rng))
+    reviews = review(state)
+    winner = reviews[state.winner - 1]
+    # A solid player searches only when sure: it knew before its winning search.
+    assert winner.pinned is not None and winner.pinned < winner.searches[-1]
+    for seat_review in reviews:
+        for cube in seat_review.cubes:
+            assert 0 <= cube.least <= cube.revealed
+        assert len(seat_review.cubes) >= 2  # the two opening cubes at least

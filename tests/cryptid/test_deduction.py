@@ -10,8 +10,8 @@ runs the issue's 10,000 histories per mode and player count.
 """
 
 import os
-from collections import Counter
 import random
+from collections import Counter
 from functools import reduce
 from itertools import combinations, permutations
 from math import comb
