@@ -38,12 +38,14 @@ class Strategy:
     search_at: float
     cubes: str
     cube_cost: float = 0.0
+    wary: bool = False  # lowers search_at by the chance that another player already knows (see _danger)
+    rivalry: float = 0.0  # docks a question by this share of what it teaches the rest of the table
 
 
 LEVELS: dict[str, Strategy] = {
     "beginner": Strategy("beginner", PER_SEAT, RANDOM, 1.0, ANYWHERE),
     "solid": Strategy("solid", EXACT, GAIN, 1.0, ANYWHERE),
-    "expert": Strategy("expert", EXACT, GAIN, 0.5, HIDDEN, cube_cost=0.25),
+    "expert": Strategy("expert", EXACT, GAIN, 0.34, HIDDEN, cube_cost=0.25, wary=True, rivalry=0.3),
 }
 # Reference players of the measurements (docs/cryptid-bots.md): not offered at the table.
 REFERENCES: dict[str, Strategy] = {
@@ -106,25 +108,69 @@ def _per_seat_turn(view: View, evidence: Evidence, rng: random.Random) -> Move:
 def _exact_turn(view: View, evidence: Evidence, strategy: Strategy, rng: random.Random) -> Move:
     """Search the likeliest hex when sure enough, else ask the question the strategy values most."""
     known = posterior(evidence)
+    # What the table as a whole knows: how sure the others may be, and what a question teaches them too.
+    public = posterior(evidence.public()) if strategy.wary or strategy.rivalry else None
     searchable = [hex for hex in hexes_of(known.habitats & view.search_choices)]
     if searchable:
         best = max(known.weights[hex] for hex in searchable)
-        if best / known.assignments >= strategy.search_at - 1e-12:
+        threshold = strategy.search_at
+        if strategy.wary and best < known.assignments:
+            threshold *= 1 - _danger(view, known, public)
+        if best / known.assignments >= threshold - 1e-12:
             return Search(view.seat, rng.choice([hex for hex in searchable if known.weights[hex] == best]))
-    scored = _questions(view, known, strategy)
+    scored = _questions(view, known, strategy, public)
     if not scored:
         hexes = searchable or hexes_of(view.search_choices)
         return Search(view.seat, rng.choice(hexes))
-    top = max(score for score, _, _ in scored)
-    target, hex = rng.choice([(target, hex) for score, target, hex in scored if score >= top - 1e-9])
-    return Ask(view.seat, target, hex)
+    top = max(scored.values())
+    return Ask(view.seat, *rng.choice([question for question, score in scored.items() if score >= top - 1e-9]))
 
 
-def _questions(view: View, known: Posterior, strategy: Strategy) -> list[tuple[float, int, int]]:
-    """(score, target, hex) of every question the seat may ask now; higher is better."""
+def _danger(view: View, known: Posterior, public: Posterior) -> float:
+    """The chance that some other player already knows the habitat, as this seat can tell.
+
+    Another seat knows what the public record shows plus its own clue, so its posterior is the public record's
+    assignments that give it that clue: it knows the habitat when those put the habitat on one hex. This seat's
+    own posterior says how likely each clue is for that seat.
+    """
+    safe = 1.0
+    for seat in view.seats:
+        if seat == view.seat or seat in view.left:
+            continue
+        habitats: dict[int, set[int]] = {}
+        for clue, habitat in public.by_clue[seat - 1]:
+            habitats.setdefault(clue, set()).add(habitat)
+        likely = known.clue_weights(seat)
+        sure = sum(count for clue, count in likely.items() if len(habitats.get(clue, ())) == 1)
+        safe *= 1 - sure / known.assignments
+    return 1 - safe
+
+
+def _questions(
+    view: View, known: Posterior, strategy: Strategy, public: Posterior | None
+) -> dict[tuple[int, int], float]:
+    """The score of every question (target, hex) the seat may ask now; higher is better."""
+    answers = _answers(view, known)
+    if strategy.questions == EVEN_SPLIT:
+        return {question: -abs(disc - cube) / (disc + cube) for question, (_, disc, cube) in answers.items()}
+    scores = {
+        question: gain - strategy.cube_cost * cube / (disc + cube)
+        for question, (gain, disc, cube) in answers.items()
+    }
+    if strategy.rivalry and public is not None:
+        # What the others learn too: the same question scored on the public record.
+        for question, (gain, _, _) in _answers(view, public).items():
+            if question in scores:
+                scores[question] -= strategy.rivalry * gain
+    return scores
+
+
+def _answers(view: View, known: Posterior) -> dict[tuple[int, int], tuple[float, int, int]]:
+    """For every question the seat may ask now: (expected bits about the habitat, assignments answering with a
+    disc, assignments answering with a cube), by the posterior `known`."""
     areas = clue_table(view.map_code).areas
     prior = _entropy(known.weights, known.assignments)
-    scored = []
+    answers = {}
     for target in view.seats:
         legal = view.ask_hexes[target - 1]
         if not legal or target == view.seat:
@@ -147,14 +193,11 @@ def _questions(view: View, known: Posterior, strategy: Strategy) -> list[tuple[f
                 side[habitat] = side.get(habitat, 0) + count
             disc_total, cube_total = sum(disc.values()), sum(cube.values())
             total = disc_total + cube_total
-            if strategy.questions == EVEN_SPLIT:
-                score = -abs(disc_total - cube_total) / total
-            else:
-                after = (disc_total * _entropy(disc.values(), disc_total)
-                         + cube_total * _entropy(cube.values(), cube_total)) / total
-                score = prior - after - strategy.cube_cost * cube_total / total
-            scored.extend((score, target, hex) for hex in hexes)
-    return scored
+            after = (disc_total * _entropy(disc.values(), disc_total)
+                     + cube_total * _entropy(cube.values(), cube_total)) / total if total else prior
+            for hex in hexes:
+                answers[target, hex] = (prior - after, disc_total, cube_total)
+    return answers
 
 
 def _entropy(weights, total: int) -> float:
