@@ -15,6 +15,7 @@ from .hexgrid import ALL_HEXES, within
 from .tiles import ANIMALS, TERRAINS
 
 TERRAIN_PAIR = "terrain_pair"
+MIN_AREA, MAX_AREA = 42, 66  # docs/cryptid-rules.md section 5.4: a setup's clues each allow 42-66 hexes
 WITHIN = "within"
 
 # Clue families, used for the official-like mix and in hint categories: what a clue is about, negated or not.

@@ -51,7 +51,15 @@ from functools import cached_property
 
 from . import weights
 from .board import ADVANCED, Board, Structure, TilePlacement, structure_order
-from .clues import CLUES, FAMILY_NEAR_ANIMAL, Clue, clue_areas, clues_for_mode
+from .clues import (
+    CLUES,
+    FAMILY_NEAR_ANIMAL,
+    MAX_AREA,
+    MIN_AREA,
+    Clue,
+    clue_areas,
+    clues_for_mode,
+)
 from .codes import GAME_LIMIT, SEED_LIMIT, GameCodeError, GameId
 from .hexgrid import ALL_HEXES, HEX_COUNT, hex_row_col, hexes_of
 from .hints import V1_HINT_WEIGHTS, open_categories
@@ -72,7 +80,6 @@ VERSION = 2
 KNOWN_VERSIONS = frozenset({1, 2})
 NAMESPACE = "cryptid-companion"
 
-MIN_AREA, MAX_AREA = 42, 66
 MIN_HABITATS = 4
 CLUE_SIZES = (3, 4, 5)
 CLUES_PER_GAME = {2: 4, 3: 3, 4: 4, 5: 5}

@@ -12,6 +12,8 @@ combination, and tries a set's clues in candidate order, so callers steer which 
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from .clues import CLUES
 from .hexgrid import ALL_HEXES, HEX_COUNT
 from .hints import HINT_CATEGORIES, mentions
@@ -58,12 +60,23 @@ class ClueSetSearch:
 
     def find(self, size: int, negated: int | None = None) -> tuple[int, ...] | None:
         """Clue indices of the first valid set of `size` clues (with exactly `negated` negations if given)."""
+        return next(self.each(size, negated), None)
+
+    def each(
+        self, size: int, negated: int | None = None, required: int = 0, unmentioned: int = 0
+    ) -> Iterator[tuple[int, ...]]:
+        """Clue indices of every valid set of `size` clues, in the order `find` meets them.
+
+        required: bit positions (into `indices`) every set must contain; unmentioned: hint categories (bits of
+        MENTIONS) no clue of the set may mention, e.g. a hint the table has already been shown.
+        """
         if not self.hittable:
-            return None
+            return
         sets = self._sets
         total = len(sets)
         mention_of = self._mentions
         negated_of = self._negated
+        indices = self.indices
 
         def valid_leaf(picked: int) -> bool:
             unique = 0
@@ -73,15 +86,20 @@ class ClueSetSearch:
                     unique |= hit
             return unique == picked
 
-        def walk(position: int, picked: int, depth: int, negatives: int, mentioned: int) -> int | None:
+        def walk(
+            position: int, picked: int, depth: int, negatives: int, mentioned: int, banned: int
+        ) -> Iterator[int]:
+            # banned: clues an earlier sibling branch already took; sets holding them were met there, once.
             while position < total and sets[position] & picked:
                 position += 1
             if position == total:
                 # Everything else is ruled out: a set of exactly `size` clues, or a smaller one that any
                 # further clue would make redundant.
-                return picked if depth == size and valid_leaf(picked) else None
+                if depth == size and valid_leaf(picked):
+                    yield picked
+                return
             if depth == size:
-                return None
+                return
             if depth + 1 == size:
                 # The last clue must rule out every hex still open.
                 options = sets[position]
@@ -89,9 +107,10 @@ class ClueSetSearch:
                     if not sets[later] & picked:
                         options &= sets[later]
                         if not options:
-                            return None
+                            return
             else:
                 options = sets[position]
+            options &= ~banned
             while options:
                 bit = options & -options
                 options ^= bit
@@ -100,17 +119,20 @@ class ClueSetSearch:
                 if negated is not None and not (now_negative <= negated <= now_negative + size - depth - 1):
                     continue
                 now_mentioned = mentioned | mention_of[j]
-                if now_mentioned == ALL_CATEGORIES:
+                if now_mentioned == ALL_CATEGORIES or now_mentioned & unmentioned:
                     continue
-                found = walk(position + 1, picked | bit, depth + 1, now_negative, now_mentioned)
-                if found is not None:
-                    return found
-            return None
+                yield from walk(position + 1, picked | bit, depth + 1, now_negative, now_mentioned, banned)
+                banned |= bit
 
-        picked = walk(0, 0, 0, 0, 0)
-        if picked is None:
-            return None
-        return tuple(index for j, index in enumerate(self.indices) if picked >> j & 1)
+        negatives = mentioned = 0
+        for j in range(len(indices)):
+            if required >> j & 1:
+                negatives += negated_of[j]
+                mentioned |= mention_of[j]
+        if mentioned == ALL_CATEGORIES or mentioned & unmentioned:
+            return
+        for picked in walk(0, required, required.bit_count(), negatives, mentioned, 0):
+            yield tuple(index for j, index in enumerate(indices) if picked >> j & 1)
 
 
 def transpose(masks: list[int]) -> list[int]:

@@ -180,3 +180,48 @@ def run_pages(requests: int = 300) -> list[dict]:
     times = [_timed(lambda: encode(next(links)).to_svg())[0] for _ in range(requests)]
     rows.append(_report("QR code of a new seat link", times) | {"target_ms": None})
     return rows
+
+
+def run_deduction(games: int = 40, seed: int = 1) -> list[dict]:
+    """Per mode and player count: random refereed histories of `games` fresh games (from the start to late in
+    the game), each timed for a notebook update (each seat's clues from its pieces), the full posterior of one
+    seat's view and that of the public record (docs/cryptid-deduction.md)."""
+    import random
+
+    from companion.cryptid.deduction import Evidence, posterior, seat_clues
+    from companion.cryptid.view import view
+
+    rows = []
+    for mode in (NORMAL, ADVANCED):
+        for players in (3, 4, 5):
+            rng = random.Random(f"{seed}-{mode}-{players}")
+            notebook, seat_view, public = [], [], []
+            for number in range(games):
+                game = new_game(players, mode, key=BENCH_KEY, entropy=Stream("bench-deduction", seed, mode, players, number))
+                state = State.initial(game).apply(Start(1))
+                for moves in range(0, 36, 3):
+                    for _ in range(3 if moves else 0):
+                        choices = [m for m in legal_moves(state, state.turn) if m.action in ("cube", "ask")]
+                        if not choices:
+                            break
+                        state = state.apply(rng.choice(choices))
+                    evidence = Evidence.from_view(view(state, rng.choice(list(state.seats))))
+                    took, masks = _timed(lambda: seat_clues(evidence))
+                    notebook.append(took)
+                    seat_view.append(_timed(lambda: posterior(evidence, masks))[0])
+                    public.append(_timed(lambda: posterior(evidence.public()))[0])
+            label = f"{mode} {players} players"
+            rows.append(_report_p95(f"{label}: notebook update", notebook))
+            rows.append(_report_p95(f"{label}: posterior, one seat's view", seat_view))
+            rows.append(_report_p95(f"{label}: posterior, public record", public))
+    return rows
+
+
+def _report_p95(label: str, seconds: list[float]) -> dict:
+    """Print one timing's line (median, p95, max) and return it as a row."""
+    figures = summarize(seconds, digits=1)
+    row = {"what": label, "n": figures.count, "median_ms": figures.p50_ms, "p95_ms": figures.p95_ms,
+           "max_ms": round(max(seconds) * 1000, 1)}
+    print(f"{label:<52} n={row['n']:<5} median {row['median_ms']:7.1f} ms   p95 {row['p95_ms']:7.1f} ms"
+          f"   max {row['max_ms']:7.1f} ms", flush=True)
+    return row

@@ -100,13 +100,29 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     bench = command("bench", "Time the engine (new games, next games, loading codes, folding a refereed game), "
                             "the pages (--pages) or how official the puzzles look (--puzzles).", _run_bench)
     bench.add_argument(
-        "--games", type=_at_least(1), default=2000, metavar="N", help="games per mode (default: %(default)s)"
+        "--games", type=_at_least(1), metavar="N",
+        help="games per mode (default: 2000), or with --deduction per mode and player count (default: 40)",
     )
     bench.add_argument("--pages", action="store_true", help="time the pages a game night leans on instead")
     bench.add_argument("--puzzles", action="store_true", help="compare the setups with the official ones instead")
     bench.add_argument(
+        "--deduction", action="store_true",
+        help="time the deduction engine (notebook updates and posteriors) over random refereed histories instead",
+    )
+    bench.add_argument(
         "--setups", type=_at_least(1), default=1000, metavar="N", help="with --puzzles: per mode and player count (default: %(default)s)"
     )
+
+    bots = command("bots", "Computer players against each other: win rates, game lengths and decision times.", _run_bots)
+    bots.add_argument("--games", type=_at_least(1), default=200, metavar="N", help="games (default: %(default)s)")
+    bots.add_argument("--players", type=int, choices=(3, 4, 5), default=4, help="players (default: %(default)s)")
+    bots.add_argument("--mode", choices=(NORMAL, ADVANCED), default=NORMAL, help="mode (default: %(default)s)")
+    bots.add_argument(
+        "--levels", default="expert", metavar="L[,L...]",
+        help="one level for every seat, or one per seat, rotated over the seats from game to game; levels: "
+        "beginner, solid, expert, and the reference players even-split and gain-34 (default: %(default)s)",
+    )
+    bots.add_argument("--seed", type=int, default=1, help="the same seed plays the same games (default: %(default)s)")
 
     load = command(
         "load", "Simulate game-night traffic against the production server, on this machine only.", _run_load
@@ -238,7 +254,7 @@ def _run_next(args) -> int:
 
 
 def _run_bench(args) -> int:
-    from .bench import run_benchmark, run_pages, run_puzzles
+    from .bench import run_benchmark, run_deduction, run_pages, run_puzzles
     from .measure import machine_line
 
     print(machine_line(), flush=True)
@@ -246,8 +262,26 @@ def _run_bench(args) -> int:
         run_pages()
     elif args.puzzles:
         return 0 if all(row.met for row in run_puzzles(args.setups)) else 1
+    elif args.deduction:
+        run_deduction(args.games or 40)
     else:
-        run_benchmark(args.games)
+        run_benchmark(args.games or 2000)
+    print(machine_line(), flush=True)
+    return 0
+
+
+def _run_bots(args) -> int:
+    from companion.cryptid.bots import STRATEGIES
+
+    from .measure import machine_line
+    from .selfplay import run_selfplay
+
+    levels = [name.strip() for name in args.levels.split(",")]
+    unknown = [name for name in levels if name not in STRATEGIES]
+    if unknown or len(levels) not in (1, args.players):
+        return _error(f"--levels: give one level or {args.players}, from {', '.join(STRATEGIES)}", 2)
+    print(machine_line(), flush=True)
+    run_selfplay(args.games, args.players, args.mode, levels, args.seed)
     print(machine_line(), flush=True)
     return 0
 

@@ -1,0 +1,106 @@
+"""Computer players: legal moves at every turn, whole games that end, and fairness.
+
+Fairness is tested as a property: fix a history and the computer's own clue, give the other seats any other
+clues that agree with that history (the deduction engine lists them), replay the same moves, and the computer
+must decide exactly the same (same random seed). A player that peeked at another clue would differ somewhere.
+"""
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from companion.cryptid.bots import LEVELS, STRATEGIES, choose_move
+from companion.cryptid.clues import CLUES
+from companion.cryptid.deduction import Evidence, each_assignment
+from companion.cryptid.play import OVER, Start, State
+from companion.cryptid.view import view
+from tests.cryptid.test_deduction import codes_of
+from tests.cryptid.test_play import game, turn_moves
+
+
+def random_position(rng: random.Random, code: str):
+    """A game part-way through with the moves that led there, stopped at a seat's turn."""
+    state = State.initial(game(code)).apply(Start(rng.randrange(1, game(code).players + 1)))
+    moves = [Start(state.first)]
+    for _ in range(rng.randrange(0, 30)):
+        options = [move for move in turn_moves(state) if move.action != "search"]
+        if not options:
+            break
+        move = rng.choice(options)
+        state = state.apply(move)
+        moves.append(move)
+    return state, moves
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("mode", ["normal", "advanced"])
+def test_decisions_depend_only_on_the_seat_view(mode, players):
+    rng = random.Random(f"fair-{mode}-{players}")
+    checked = 0
+    for attempt in range(40):
+        if checked == 6:
+            break
+        code = rng.choice(codes_of(mode, players))
+        state, moves = random_position(rng, code)
+        if state.phase == OVER:
+            continue
+        seat = state.turn
+        seen = view(state, seat)
+        truth = game(code)
+        others = [
+            (clues, habitat) for clues, habitat in each_assignment(Evidence.from_view(seen))
+            if any(CLUES[clue] != truth.seat_clues(s)[0] for s, clue in enumerate(clues, 1) if s != seat)
+        ]
+        if not others:
+            continue
+        clues, habitat = rng.choice(others[:500])
+        other_game = replace(truth, clues=tuple(CLUES[clue] for clue in clues), habitat=habitat)
+        other_state = State.replay(other_game, moves)
+        assert view(other_state, seat) == seen  # the same history, told the same way to this seat
+        for name, strategy in STRATEGIES.items():
+            assert choose_move(seen, strategy, random.Random(attempt)) == choose_move(
+                view(other_state, seat), strategy, random.Random(attempt)
+            ), name
+        checked += 1
+    assert checked >= 4
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("level", sorted(LEVELS))
+def test_every_level_plays_legal_moves_to_the_end(level):
+    rng = random.Random(level)
+    for code in codes_of("normal", 4)[:1] + codes_of("advanced", 3)[:1]:
+        state = State.initial(game(code)).apply(Start(1))
+        for _ in range(400):
+            if state.phase == OVER:
+                break
+            move = choose_move(view(state, state.turn), LEVELS[level], rng)
+            assert state.is_legal(move), move
+            state = state.apply(move)
+        assert state.phase == OVER and state.winner is not None
+
+
+def test_a_computer_player_does_not_move_out_of_turn():
+    state = State.initial(game(codes_of("normal", 3)[0])).apply(Start(1))
+    waiting = next(seat for seat in state.seats if seat != state.turn)
+    with pytest.raises(ValueError):
+        choose_move(view(state, waiting), LEVELS["solid"], random.Random(1))
+
+
+def test_the_review_of_a_solid_game_pins_the_habitat_before_the_winning_search():
+    from companion.cryptid.review import review
+
+    rng = random.Random("review")
+    state = State.initial(game(codes_of("normal", 4)[0])).apply(Start(1))
+    while state.phase != OVER:
+        state = state.apply(choose_move(view(state, state.turn), LEVELS["solid"], rng))
+    reviews = review(state)
+    winner = reviews[state.winner - 1]
+    # A solid player searches only when sure: it knew before its winning search.
+    assert winner.pinned is not None and winner.pinned < winner.searches[-1]
+    for seat_review in reviews:
+        for cube in seat_review.cubes:
+            assert 0 <= cube.least <= cube.revealed
+        assert len(seat_review.cubes) >= 2  # the two opening cubes at least

@@ -1,0 +1,151 @@
+"""The deduction engine against brute force: every ordered assignment of clues to seats checked one by one.
+
+Random legal histories of refereed games (every mode, 3-5 players) are compared from a random seat's view and
+from the public record: the per-seat clue sets, the number of allowed assignments and the habitat weights must
+agree exactly, and the true setup is never ruled out. Brute force tries every set of distinct clues, so a
+history is compared once there are few enough (the engine itself has no such limit).
+
+The suite runs a seeded sample; `DEDUCTION_HISTORIES=10000 python -m pytest -n 0 tests/cryptid/test_deduction.py`
+runs the issue's 10,000 histories per mode and player count.
+"""
+
+import os
+import random
+from collections import Counter
+from functools import reduce
+from itertools import combinations, permutations
+from math import comb
+from operator import and_
+
+import pytest
+
+from companion.cryptid.board import Board
+from companion.cryptid.clues import CLUES, clue_areas
+from companion.cryptid.deduction import Evidence, posterior, seat_clues
+from companion.cryptid.hexgrid import HEX_COUNT
+from companion.cryptid.hints import HINT_CATEGORIES, open_categories
+from companion.cryptid.play import OVER, Start, State
+from companion.cryptid.view import view
+from tests.cryptid.test_play import PLAY_CODES, game, turn_moves
+
+HISTORIES = int(os.environ.get("DEDUCTION_HISTORIES", "25"))
+BRUTE_LIMIT = 60_000  # clue sets brute force may try for one history
+
+
+def brute_force(evidence: Evidence):
+    """(assignments, habitat weights, per-seat clue masks, per-seat {(clue, habitat): n}) by checking every set of distinct clues the seats could hold
+    and every way to hand it out; None if that is too many sets."""
+    board = Board.from_map_code(evidence.map_code)
+    areas = clue_areas(board)
+    usable = [i for i, clue in enumerate(CLUES) if clue.allowed_in(board.mode) and 42 <= areas[i].bit_count() <= 66]
+    candidates = []
+    for seat, (discs, cubes) in enumerate(zip(evidence.discs, evidence.cubes), 1):
+        if seat == evidence.seat:
+            candidates.append({evidence.clue.index})
+        else:
+            candidates.append({i for i in usable if discs & areas[i] == discs and not cubes & areas[i]})
+    union = sorted(set().union(*candidates))
+    players = len(candidates)
+    if comb(len(union), players) > BRUTE_LIMIT:
+        return None
+    weights = [0] * HEX_COUNT
+    seen = [0] * players
+    by_clue = [Counter() for _ in range(players)]
+    total = 0
+    everything = (1 << HEX_COUNT) - 1
+    for clue_set in combinations(union, players):
+        common = reduce(and_, (areas[i] for i in clue_set), everything)
+        if common.bit_count() != 1:
+            continue
+        clues = [CLUES[i] for i in clue_set]
+        if any(clue.negation() in clues for clue in clues):
+            continue
+        if any(reduce(and_, (areas[i] for i in clue_set if i != dropped), everything).bit_count() < 2
+               for dropped in clue_set):
+            continue
+        open_ = open_categories(clues)
+        if not open_ or (evidence.hint is not None and evidence.hint not in open_):
+            continue
+        for order in permutations(clue_set):
+            if all(i in options for i, options in zip(order, candidates)):
+                total += 1
+                weights[common.bit_length() - 1] += 1
+                for seat, i in enumerate(order):
+                    seen[seat] |= 1 << i
+                    by_clue[seat][i, common.bit_length() - 1] += 1
+    return total, weights, seen, by_clue
+
+
+def random_history(rng: random.Random, code: str) -> State:
+    state = State.initial(game(code)).apply(Start(1))
+    for _ in range(rng.randrange(0, 60)):
+        moves = turn_moves(state)
+        if state.phase == OVER or not moves:
+            break
+        # Mostly asks and cubes: searches end games, and long histories are the ones brute force can check.
+        asks = [move for move in moves if move.action != "search"]
+        state = state.apply(rng.choice(asks if asks and rng.random() < 0.95 else moves))
+    return state
+
+
+def compare(evidence: Evidence, truth: tuple[int, ...]) -> bool:
+    """Check the engine against brute force; False when brute force would take too long."""
+    expected = brute_force(evidence)
+    if expected is None:
+        return False
+    total, weights, seen, by_clue = expected
+    found = posterior(evidence)
+    assert found.assignments == total
+    assert list(found.weights) == weights
+    assert list(found.seat_clues) == seen
+    assert [dict(counts) for counts in by_clue] == list(found.by_clue)
+    # Whatever the pieces say, the dealt clues agree with them: the true setup is never ruled out.
+    assert all(seen[seat] >> clue & 1 for seat, clue in enumerate(truth))
+    masks = seat_clues(evidence)
+    assert all(masks[seat] >> clue & 1 for seat, clue in enumerate(truth))
+    return True
+
+
+def codes_of(mode: str, players: int) -> list[str]:
+    return [code for code in PLAY_CODES if game(code).mode == mode and game(code).players == players]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("mode", ["normal", "advanced"])
+def test_agrees_with_brute_force_on_random_histories(mode, players):
+    codes = codes_of(mode, players)
+    assert codes, f"no golden code for {mode} {players} players"
+    rng = random.Random(f"{mode}-{players}")
+    compared = tries = 0
+    while compared < HISTORIES:
+        tries += 1
+        assert tries < HISTORIES * 50, f"only {compared} histories small enough for brute force"
+        code = rng.choice(codes)
+        g = game(code)
+        state = random_history(rng, code)
+        truth = tuple(g.seat_clues(seat)[0].index for seat in state.seats)
+        seat = rng.choice(list(state.seats))
+        seen = view(state, seat)
+        hint = rng.choice([None, None, None, *open_categories(g.clues)])
+        evidence = Evidence.from_view(seen, hint)
+        if rng.random() < 0.3:
+            evidence = evidence.public()
+        compared += compare(evidence, truth)
+
+
+def test_the_hint_and_the_own_clue_narrow_the_public_record():
+    g = game(codes_of("normal", 3)[0])
+    state = State.initial(g)
+    own = Evidence.from_view(view(state, 1))
+    public = own.public()
+    assert posterior(own).assignments < posterior(public).assignments
+    hint = open_categories(g.clues)[0]
+    with_hint = Evidence(own.map_code, own.discs, own.cubes, own.seat, own.clue, hint)
+    assert posterior(with_hint).assignments <= posterior(own).assignments
+    assert HINT_CATEGORIES.index(hint) >= 0
+
+
+def test_a_seat_evidence_names_its_clue():
+    with pytest.raises(ValueError):
+        Evidence("x", (0, 0, 0), (0, 0, 0), seat=1)
