@@ -122,7 +122,7 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
         help="one level for every seat, or one per seat, rotated over the seats from game to game; levels: "
         "beginner, solid, expert, and the reference players even-split and gain-34 (default: %(default)s)",
     )
-    bots.add_argument("--seed", type=int, default=1, help="the same seed plays the same games (default: %(default)s)")
+    bots.add_argument("--seed", type=int, default=1, metavar="S", help="the same seed plays the same games (default: %(default)s)")
 
     load = command(
         "load", "Simulate game-night traffic against the production server, on this machine only.", _run_load

@@ -159,7 +159,7 @@ def test_tapping_a_log_line_rings_its_hex(browser, live_server, live_app):
     host.locator("#play .log-list li").first.click()
     spot = host.locator("#spot.on")
     spot.wait_for()
-    ring = host.locator(".last-move")
+    ring = host.locator("#play .last-move")
     for attribute in ("cx", "cy"):
         assert abs(float(spot.get_attribute(attribute)) - float(ring.get_attribute(attribute))) < 0.2
     phone.context.close()

@@ -369,7 +369,8 @@ def seat_page(token: str, game: Game, seat: int, head: TableHead | None = None):
     # Opening the page only looks: the seat is claimed by the page's first live update or move, so that a link
     # preview (a chat app fetching the link to show it) never takes a seat from the player it was sent to.
     if claims.status(game.code, claim_key(seat)) == claims.ELSEWHERE:
-        return render_template("cryptid/play/take_over.html", game=game, seat=seat, names=state.display_names(gettext),
+        names = {number: local_digits(name) for number, name in state.display_names(gettext).items()}
+        return render_template("cryptid/play/take_over.html", game=game, seat=seat, names=names,
                                take_over_url=url_for("play.take_over", token=token)), 409
     context = seat_context(token, game, seat, state)
     return render_template(
