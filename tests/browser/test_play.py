@@ -148,6 +148,7 @@ def test_tapping_a_log_line_rings_its_hex(browser, live_server, live_app):
     host = browser.new_page(viewport={"width": 1280, "height": 900})
     code = deal_refereed(host, live_server)
     host.get_by_role("button", name="Start the game").click()
+    host.locator("#play[data-phase='opening']").wait_for()  # the start is stored and shown
     game = live_app.extensions["dealer"].load(code)
     with live_app.app_context():
         current = load_play(game)
