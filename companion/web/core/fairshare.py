@@ -14,6 +14,13 @@ every thread from everyone else. Per process and per client address (the phone's
   no timeout for it), so one address gets this many such threads and no more. Behind nginx
   (`client_body_timeout`) slow bodies never reach the site at all.
 
+Past both, a request waits its turn for one of WORKING_REQUESTS work slots of its process (first come, first
+served) before the site runs it. Python runs one thread of a process at a time: a thousand threads at work at once
+each wait for the interpreter lock by turns, a request needs it a few hundred times, and no one is answered for
+minutes (3,000 held live updates from one address did that). Waiting for a slot costs no interpreter time, and
+a long poll gives its slot back while it waits (live.py), so held live updates, however many, take threads but
+no turns. The share per address still bounds the threads one address may hold.
+
 Both are checked around the site (WSGI middleware, inside the trusted proxy's fix of the address), so a refusal
 costs next to nothing: a flood of them must not starve the others either. Its message is in the phone's
 language, made once per language. The body is read here, before anything of the site touches the request.
@@ -26,16 +33,42 @@ import io
 import json
 import threading
 from collections import Counter
+from contextlib import contextmanager, nullcontext
 from html import escape
 
-from flask import Flask
+from flask import Flask, request
 from werkzeug.wrappers import Request
 
 from .config import MAX_REQUEST_BODY
 from .errors import MESSAGES, RETRY_SECONDS
 from .i18n import language_of
 
-DEFAULTS = {"REQUESTS_PER_ADDRESS": 500, "BODIES_PER_ADDRESS": 16}
+# Work slots per process: enough to keep a core busy while some requests wait on the database for a moment, few
+# enough that each gets the interpreter often; within a server database's pool (db.py: 5 + 10 per process), so a
+# request at work never waits for a connection.
+DEFAULTS = {"REQUESTS_PER_ADDRESS": 500, "BODIES_PER_ADDRESS": 16, "WORKING_REQUESTS": 15}
+WORK_SLOT = "companion.work_slot"  # the environ key of a request's WorkSlot
+
+
+class WorkSlot:
+    """A request's turn at work: held while the site runs it, set aside while it only waits (a long poll)."""
+
+    def __init__(self, slots: threading.Semaphore) -> None:
+        self.slots = slots
+
+    @contextmanager
+    def set_aside(self):
+        self.slots.release()
+        try:
+            yield
+        finally:
+            self.slots.acquire()
+
+
+def waiting_without_work_slot():
+    """Around a wait that needs no interpreter time (a long poll's): others take the request's slot meanwhile."""
+    slot = request.environ.get(WORK_SLOT)
+    return slot.set_aside() if slot else nullcontext()
 
 
 class Shares:
@@ -65,6 +98,7 @@ class FairShare:
     def __init__(self, app: Flask, site) -> None:
         self.app, self.site = app, site
         self.shares = Shares()
+        self.work_slots = threading.Semaphore(app.config["WORKING_REQUESTS"])
         self.refusals: dict[tuple[str, bool], bytes] = {}  # (language, JSON?) -> the 429's body, made once
 
     def __call__(self, environ: dict, start_response):
@@ -81,8 +115,10 @@ class FairShare:
                     _read_body(environ)
                 finally:
                     self.shares.give_back("bodies", address)
-            # The site's answers are made whole before they are returned (it streams none): the thread is free then.
-            return self.site(environ, start_response)
+            # The site's answers are made whole before they are returned (it streams none): the slot is free then.
+            with self.work_slots:
+                environ[WORK_SLOT] = WorkSlot(self.work_slots)
+                return self.site(environ, start_response)
         finally:
             self.shares.give_back("requests", address)
 

@@ -55,6 +55,31 @@ def test_an_address_holding_its_share_gets_a_429_at_once_and_others_do_not(app):
     assert not shares.counts
 
 
+def test_a_waiting_live_update_gives_its_work_slot_to_others(app):
+    """With one work slot, a long poll waiting for a change lets another request be answered meanwhile (and takes
+    its slot back to answer when the change comes): held live updates take no turns from those at work."""
+    app.config["WORKING_REQUESTS"] = 1
+    app.wsgi_app = type(app.wsgi_app)(app, app.wsgi_app.site)  # a fair share built with that one slot
+    client = app.test_client()
+    table = refereed_table(client)
+    code = table["code"]
+    version = client.get(f"/api/tables/{code}/play").get_json()["version"]
+    shares = app.extensions["companion.fair_share"] = app.wsgi_app.shares
+    answers = []
+    waiting = threading.Thread(target=lambda: answers.append(client.get(f"/api/tables/{code}/play?wait={version}")))
+    waiting.start()
+    hang = time.monotonic() + 60  # bounds a hang only
+    while not app.extensions["live_watcher"].waiting.get(code):  # the poll is waiting
+        assert time.monotonic() < hang
+        time.sleep(0.01)
+    assert client.get("/").status_code == 200
+    assert waiting.is_alive() and shares.counts["requests", "127.0.0.1"] == 1  # answered while the poll waits
+    seat = table["seats"][0]["url"].rpartition("/s/")[2]
+    assert client.post(f"/api/seats/{seat}/play", json={"action": "leave"}).status_code == 200
+    waiting.join()
+    assert answers[0].status_code == 200 and answers[0].get_json()["version"] > version
+
+
 def test_bodies_being_read_are_capped_per_address(app):
     app.config["BODIES_PER_ADDRESS"] = 0  # as if this address already had its share of bodies trickling in
     client = app.test_client()
