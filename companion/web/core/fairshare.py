@@ -14,8 +14,8 @@ every thread from everyone else. Per process and per client address (the phone's
   no timeout for it), so one address gets this many such threads and no more. Behind nginx
   (`client_body_timeout`) slow bodies never reach the site at all.
 
-Past both, a request waits its turn for one of WORKING_REQUESTS work slots of its process (first come, first
-served) before the site runs it. Python runs one thread of a process at a time: a thousand threads at work at once
+Past both, a request waits its turn for one of WORKING_REQUESTS work slots of its process (addresses served in
+rotation) before the site runs it. Python runs one thread of a process at a time: a thousand threads at work at once
 each wait for the interpreter lock by turns, a request needs it a few hundred times, and no one is answered for
 minutes (3,000 held live updates from one address did that). Waiting for a slot costs no interpreter time, and
 a long poll gives its slot back while it waits (live.py), so held live updates, however many, take threads but
@@ -32,7 +32,7 @@ from __future__ import annotations
 import io
 import json
 import threading
-from collections import Counter
+from collections import Counter, deque
 from contextlib import contextmanager, nullcontext
 from html import escape
 
@@ -50,19 +50,61 @@ DEFAULTS = {"REQUESTS_PER_ADDRESS": 500, "BODIES_PER_ADDRESS": 16, "WORKING_REQU
 WORK_SLOT = "companion.work_slot"  # the environ key of a request's WorkSlot
 
 
-class WorkSlot:
-    """A request's turn at work: held while the site runs it, set aside while it only waits (a long poll)."""
+class WorkSlots:
+    """A process's work slots, handed out in turn by client address: when one is free, the next address in the
+    rotation that has requests waiting gets it (each address's own requests in order). A burst of hundreds from
+    one address (its live updates, all asked again as one) then delays another phone's request by one of
+    theirs, not by all of them. A slot given back goes straight to the next waiter: none can jump the queue."""
 
-    def __init__(self, slots: threading.Semaphore) -> None:
-        self.slots = slots
+    def __init__(self, count: int) -> None:
+        self.lock = threading.Lock()
+        self.free = count
+        self.waiting: dict[str, deque[threading.Lock]] = {}  # address -> its waiters, in order; dict order: the rotation
+
+    def take(self, address: str) -> None:
+        with self.lock:
+            if self.free and not self.waiting:
+                self.free -= 1
+                return
+            turn = threading.Lock()
+            turn.acquire()
+            self.waiting.setdefault(address, deque()).append(turn)
+        turn.acquire()  # blocks, off the interpreter lock, until give_back() hands this request the slot
+
+    def give_back(self) -> None:
+        with self.lock:
+            if not self.waiting:
+                self.free += 1
+                return
+            address, queue = next(iter(self.waiting.items()))
+            turn = queue.popleft()
+            del self.waiting[address]
+            if queue:  # the address goes to the end of the rotation
+                self.waiting[address] = queue
+            turn.release()
 
     @contextmanager
-    def set_aside(self):
-        self.slots.release()
+    def held(self, address: str):
+        self.take(address)
         try:
             yield
         finally:
-            self.slots.acquire()
+            self.give_back()
+
+
+class WorkSlot:
+    """A request's turn at work: held while the site runs it, set aside while it only waits (a long poll)."""
+
+    def __init__(self, slots: WorkSlots, address: str) -> None:
+        self.slots, self.address = slots, address
+
+    @contextmanager
+    def set_aside(self):
+        self.slots.give_back()
+        try:
+            yield
+        finally:
+            self.slots.take(self.address)
 
 
 def waiting_without_work_slot():
@@ -98,7 +140,7 @@ class FairShare:
     def __init__(self, app: Flask, site) -> None:
         self.app, self.site = app, site
         self.shares = Shares()
-        self.work_slots = threading.Semaphore(app.config["WORKING_REQUESTS"])
+        self.work_slots = WorkSlots(app.config["WORKING_REQUESTS"])
         self.refusals: dict[tuple[str, bool], bytes] = {}  # (language, JSON?) -> the 429's body, made once
 
     def __call__(self, environ: dict, start_response):
@@ -116,8 +158,8 @@ class FairShare:
                 finally:
                     self.shares.give_back("bodies", address)
             # The site's answers are made whole before they are returned (it streams none): the slot is free then.
-            with self.work_slots:
-                environ[WORK_SLOT] = WorkSlot(self.work_slots)
+            with self.work_slots.held(address):
+                environ[WORK_SLOT] = WorkSlot(self.work_slots, address)
                 return self.site(environ, start_response)
         finally:
             self.shares.give_back("requests", address)

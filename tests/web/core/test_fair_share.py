@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import create_engine
 
 from companion.web.core.db import db
+from companion.web.core.fairshare import WorkSlots
 from tests.helpers import GOLDEN
 
 CODE = GOLDEN[2]["code"]
@@ -78,6 +79,34 @@ def test_a_waiting_live_update_gives_its_work_slot_to_others(app):
     assert client.post(f"/api/seats/{seat}/play", json={"action": "leave"}).status_code == 200
     waiting.join()
     assert answers[0].status_code == 200 and answers[0].get_json()["version"] > version
+
+
+def test_work_slots_go_to_addresses_in_turn():
+    """One address's burst waiting for the work slots delays another address's request by one of its own, not by
+    all of them: a slot given back goes to the next address in the rotation."""
+    slots = WorkSlots(1)
+    slots.take("10.0.0.1")  # the only slot is at work
+    served = []
+
+    def request(address: str, name: str) -> None:
+        slots.take(address)
+        served.append(name)
+        slots.give_back()
+
+    threads = []
+    for address, name in [("10.0.0.66", "burst 1"), ("10.0.0.66", "burst 2"), ("10.0.0.66", "burst 3"),
+                          ("10.0.0.7", "phone")]:
+        threads.append(threading.Thread(target=request, args=(address, name)))
+        threads[-1].start()
+        hang = time.monotonic() + 60  # bounds a hang only
+        while sum(map(len, slots.waiting.values())) < len(threads):  # queued in this order
+            assert time.monotonic() < hang
+            time.sleep(0.001)
+    slots.give_back()
+    for thread in threads:
+        thread.join()
+    assert served == ["burst 1", "phone", "burst 2", "burst 3"]
+    assert slots.free == 1 and not slots.waiting
 
 
 def test_bodies_being_read_are_capped_per_address(app):
