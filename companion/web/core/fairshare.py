@@ -41,12 +41,13 @@ from werkzeug.wrappers import Request
 
 from .config import MAX_REQUEST_BODY
 from .errors import MESSAGES, RETRY_SECONDS
-from .i18n import language_of
+from .i18n import ACCEPT_LANGUAGE_PREFIX, language_of
 
 # Work slots per process: enough to keep a core busy while some requests wait on the database for a moment, few
 # enough that each gets the interpreter often; within a server database's pool (db.py: 5 + 10 per process), so a
 # request at work never waits for a connection.
 DEFAULTS = {"REQUESTS_PER_ADDRESS": 500, "BODIES_PER_ADDRESS": 16, "WORKING_REQUESTS": 15}
+LANGUAGES_REMEMBERED = 1024  # refusals' languages by the headers that chose them, per process
 WORK_SLOT = "companion.work_slot"  # the environ key of a request's WorkSlot
 
 
@@ -142,6 +143,7 @@ class FairShare:
         self.shares = Shares()
         self.work_slots = WorkSlots(app.config["WORKING_REQUESTS"])
         self.refusals: dict[tuple[str, bool], bytes] = {}  # (language, JSON?) -> the 429's body, made once
+        self.languages: dict[tuple[str, str], str] = {}  # (Cookie, Accept-Language) as sent -> language
 
     def __call__(self, environ: dict, start_response):
         address = environ.get("REMOTE_ADDR") or "unknown"
@@ -166,9 +168,8 @@ class FairShare:
 
     def refuse(self, environ: dict, start_response):
         """A 429 at once, in the phone's language, closing the connection (its body, if any, is never read)."""
-        asking = Request(environ)
-        api = asking.path.startswith("/api/")
-        key = (language_of(asking), api)
+        api = environ.get("PATH_INFO", "").startswith("/api/")
+        key = (self._language(environ), api)
         if key not in self.refusals:
             self.refusals[key] = self._refusal(*key)
         start_response("429 Too Many Requests", [
@@ -181,6 +182,17 @@ class FairShare:
             ("Content-Security-Policy", "default-src 'none'"),
         ])
         return [self.refusals[key]]
+
+    def _language(self, environ: dict) -> str:
+        """The phone's language, remembered by its cookies and Accept-Language as sent (a client repeats them), so
+        that a flood of refusals costs a lookup each; a client varying them fills the memory, then pays in full."""
+        sent = (environ.get("HTTP_COOKIE", ""), environ.get("HTTP_ACCEPT_LANGUAGE", "")[:ACCEPT_LANGUAGE_PREFIX])
+        language = self.languages.get(sent)
+        if language is None:
+            language = language_of(Request(environ))
+            if len(self.languages) < LANGUAGES_REMEMBERED:
+                self.languages[sent] = language
+        return language
 
     def _refusal(self, language: str, api: bool) -> bytes:
         with self.app.test_request_context(headers={"Accept-Language": language}):

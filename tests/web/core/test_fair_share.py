@@ -10,7 +10,9 @@ import pytest
 from sqlalchemy import create_engine
 
 from companion.web.core.db import db
+from companion.web.core.errors import MESSAGES
 from companion.web.core.fairshare import WorkSlots
+from companion.web.core.i18n import COOKIE
 from tests.helpers import GOLDEN
 
 CODE = GOLDEN[2]["code"]
@@ -79,6 +81,25 @@ def test_a_waiting_live_update_gives_its_work_slot_to_others(app):
     assert client.post(f"/api/seats/{seat}/play", json={"action": "leave"}).status_code == 200
     waiting.join()
     assert answers[0].status_code == 200 and answers[0].get_json()["version"] > version
+
+
+def test_a_refusal_speaks_the_language_each_request_asks_for(app):
+    """Refusals are remembered by the headers that chose their language: each request still gets its own."""
+    app.config["REQUESTS_PER_ADDRESS"] = 0  # every request from this address is over its share
+    client = app.test_client()
+    expected = {}
+    for language in ("de", "fr", "ja"):
+        with app.test_request_context(headers={"Accept-Language": language}):
+            expected[language] = str(MESSAGES[429])
+    for _ in range(2):  # the second time from memory
+        for language in ("de", "fr"):
+            page = client.get("/", headers={"Accept-Language": f"{language},en;q=0.5"})
+            assert page.status_code == 429 and f'lang="{language}"' in page.get_data(as_text=True)
+            answer = client.get("/api/tables/ABC/play", headers={"Accept-Language": language})
+            assert answer.get_json() == {"error": expected[language], "status": 429}
+    client.set_cookie(COOKIE, "ja")  # the phone's own choice wins over its browser's
+    answer = client.get("/api/tables/ABC/play", headers={"Accept-Language": "de"})
+    assert answer.get_json()["error"] == expected["ja"]
 
 
 def test_work_slots_go_to_addresses_in_turn():
