@@ -105,6 +105,7 @@ ENVIRONMENT_SETTINGS = {
     "RATE_LIMIT_ACTIONS": _rate_limits,
     "REQUESTS_PER_ADDRESS": _count,
     "BODIES_PER_ADDRESS": _count,
+    "WORKING_REQUESTS": _count,
     "RATE_LIMIT_STORAGE": _storage_uri,
 }
 

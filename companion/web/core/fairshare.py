@@ -14,6 +14,13 @@ every thread from everyone else. Per process and per client address (the phone's
   no timeout for it), so one address gets this many such threads and no more. Behind nginx
   (`client_body_timeout`) slow bodies never reach the site at all.
 
+Past both, a request waits its turn for one of WORKING_REQUESTS work slots of its process (addresses served in
+rotation) before the site runs it. Python runs one thread of a process at a time: a thousand threads at work at once
+each wait for the interpreter lock by turns, a request needs it a few hundred times, and no one is answered for
+minutes (3,000 held live updates from one address did that). Waiting for a slot costs no interpreter time, and
+a long poll gives its slot back while it waits (live.py), so held live updates, however many, take threads but
+no turns. The share per address still bounds the threads one address may hold.
+
 Both are checked around the site (WSGI middleware, inside the trusted proxy's fix of the address), so a refusal
 costs next to nothing: a flood of them must not starve the others either. Its message is in the phone's
 language, made once per language. The body is read here, before anything of the site touches the request.
@@ -25,17 +32,86 @@ from __future__ import annotations
 import io
 import json
 import threading
-from collections import Counter
+from collections import Counter, deque
+from contextlib import contextmanager, nullcontext
 from html import escape
 
-from flask import Flask
+from flask import Flask, request
 from werkzeug.wrappers import Request
 
 from .config import MAX_REQUEST_BODY
 from .errors import MESSAGES, RETRY_SECONDS
-from .i18n import language_of
+from .i18n import ACCEPT_LANGUAGE_PREFIX, language_of
 
-DEFAULTS = {"REQUESTS_PER_ADDRESS": 500, "BODIES_PER_ADDRESS": 16}
+# Work slots per process: enough to keep a core busy while some requests wait on the database for a moment, few
+# enough that each gets the interpreter often; within a server database's pool (db.py: 5 + 10 per process), so a
+# request at work never waits for a connection.
+DEFAULTS = {"REQUESTS_PER_ADDRESS": 500, "BODIES_PER_ADDRESS": 16, "WORKING_REQUESTS": 15}
+LANGUAGES_REMEMBERED = 1024  # refusals' languages by the headers that chose them, per process
+WORK_SLOT = "companion.work_slot"  # the environ key of a request's WorkSlot
+
+
+class WorkSlots:
+    """A process's work slots, handed out in turn by client address: when one is free, the next address in the
+    rotation that has requests waiting gets it (each address's own requests in order). A burst of hundreds from
+    one address (its live updates, all asked again as one) then delays another phone's request by one of
+    theirs, not by all of them. A slot given back goes straight to the next waiter: none can jump the queue."""
+
+    def __init__(self, count: int) -> None:
+        self.lock = threading.Lock()
+        self.free = count
+        self.waiting: dict[str, deque[threading.Lock]] = {}  # address -> its waiters, in order; dict order: the rotation
+
+    def take(self, address: str) -> None:
+        with self.lock:
+            if self.free and not self.waiting:
+                self.free -= 1
+                return
+            turn = threading.Lock()
+            turn.acquire()
+            self.waiting.setdefault(address, deque()).append(turn)
+        turn.acquire()  # blocks, off the interpreter lock, until give_back() hands this request the slot
+
+    def give_back(self) -> None:
+        with self.lock:
+            if not self.waiting:
+                self.free += 1
+                return
+            address, queue = next(iter(self.waiting.items()))
+            turn = queue.popleft()
+            del self.waiting[address]
+            if queue:  # the address goes to the end of the rotation
+                self.waiting[address] = queue
+            turn.release()
+
+    @contextmanager
+    def held(self, address: str):
+        self.take(address)
+        try:
+            yield
+        finally:
+            self.give_back()
+
+
+class WorkSlot:
+    """A request's turn at work: held while the site runs it, set aside while it only waits (a long poll)."""
+
+    def __init__(self, slots: WorkSlots, address: str) -> None:
+        self.slots, self.address = slots, address
+
+    @contextmanager
+    def set_aside(self):
+        self.slots.give_back()
+        try:
+            yield
+        finally:
+            self.slots.take(self.address)
+
+
+def waiting_without_work_slot():
+    """Around a wait that needs no interpreter time (a long poll's): others take the request's slot meanwhile."""
+    slot = request.environ.get(WORK_SLOT)
+    return slot.set_aside() if slot else nullcontext()
 
 
 class Shares:
@@ -65,7 +141,9 @@ class FairShare:
     def __init__(self, app: Flask, site) -> None:
         self.app, self.site = app, site
         self.shares = Shares()
+        self.work_slots = WorkSlots(app.config["WORKING_REQUESTS"])
         self.refusals: dict[tuple[str, bool], bytes] = {}  # (language, JSON?) -> the 429's body, made once
+        self.languages: dict[tuple[str, str], str] = {}  # (Cookie, Accept-Language) as sent -> language
 
     def __call__(self, environ: dict, start_response):
         address = environ.get("REMOTE_ADDR") or "unknown"
@@ -81,16 +159,17 @@ class FairShare:
                     _read_body(environ)
                 finally:
                     self.shares.give_back("bodies", address)
-            # The site's answers are made whole before they are returned (it streams none): the thread is free then.
-            return self.site(environ, start_response)
+            # The site's answers are made whole before they are returned (it streams none): the slot is free then.
+            with self.work_slots.held(address):
+                environ[WORK_SLOT] = WorkSlot(self.work_slots, address)
+                return self.site(environ, start_response)
         finally:
             self.shares.give_back("requests", address)
 
     def refuse(self, environ: dict, start_response):
         """A 429 at once, in the phone's language, closing the connection (its body, if any, is never read)."""
-        asking = Request(environ)
-        api = asking.path.startswith("/api/")
-        key = (language_of(asking), api)
+        api = environ.get("PATH_INFO", "").startswith("/api/")
+        key = (self._language(environ), api)
         if key not in self.refusals:
             self.refusals[key] = self._refusal(*key)
         start_response("429 Too Many Requests", [
@@ -103,6 +182,17 @@ class FairShare:
             ("Content-Security-Policy", "default-src 'none'"),
         ])
         return [self.refusals[key]]
+
+    def _language(self, environ: dict) -> str:
+        """The phone's language, remembered by its cookies and Accept-Language as sent (a client repeats them), so
+        that a flood of refusals costs a lookup each; a client varying them fills the memory, then pays in full."""
+        sent = (environ.get("HTTP_COOKIE", ""), environ.get("HTTP_ACCEPT_LANGUAGE", "")[:ACCEPT_LANGUAGE_PREFIX])
+        language = self.languages.get(sent)
+        if language is None:
+            language = language_of(Request(environ))
+            if len(self.languages) < LANGUAGES_REMEMBERED:
+                self.languages[sent] = language
+        return language
 
     def _refusal(self, language: str, api: bool) -> bytes:
         with self.app.test_request_context(headers={"Accept-Language": language}):

@@ -18,6 +18,7 @@ from flask import Flask, current_app, make_response, request
 from sqlalchemy import select
 
 from .db import TableRecord, db
+from .fairshare import waiting_without_work_slot
 
 WAIT_SECONDS = 25.0  # under common proxy read timeouts (nginx: 60 s), so a waiting phone never looks dead
 TICK_SECONDS = 0.15
@@ -110,9 +111,11 @@ def wait_for_change(code: str, known: str | None, current: Callable[[], str], se
             left = deadline - time.monotonic()
             if version != known or left <= 0:
                 return version
-            # Wait without a database connection: hundreds of phones may wait, a pool has a few connections.
+            # Wait without a database connection (hundreds of phones may wait, a pool has a few connections) and
+            # without a work slot (fairshare.py), so that the waiting take no turns from those at work.
             db.session.commit()
-            watcher.wait(code, stamp, left)
+            with waiting_without_work_slot():
+                watcher.wait(code, stamp, left)
 
 
 State = TypeVar("State")

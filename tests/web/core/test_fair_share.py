@@ -10,6 +10,9 @@ import pytest
 from sqlalchemy import create_engine
 
 from companion.web.core.db import db
+from companion.web.core.errors import MESSAGES
+from companion.web.core.fairshare import WorkSlots
+from companion.web.core.i18n import COOKIE
 from tests.helpers import GOLDEN
 
 CODE = GOLDEN[2]["code"]
@@ -53,6 +56,78 @@ def test_an_address_holding_its_share_gets_a_429_at_once_and_others_do_not(app):
             thread.join()
     assert client.get("/").status_code == 200
     assert not shares.counts
+
+
+def test_a_waiting_live_update_gives_its_work_slot_to_others(app):
+    """With one work slot, a long poll waiting for a change lets another request be answered meanwhile (and takes
+    its slot back to answer when the change comes): held live updates take no turns from those at work."""
+    app.config["WORKING_REQUESTS"] = 1
+    app.wsgi_app = type(app.wsgi_app)(app, app.wsgi_app.site)  # a fair share built with that one slot
+    client = app.test_client()
+    table = refereed_table(client)
+    code = table["code"]
+    version = client.get(f"/api/tables/{code}/play").get_json()["version"]
+    shares = app.extensions["companion.fair_share"] = app.wsgi_app.shares
+    answers = []
+    waiting = threading.Thread(target=lambda: answers.append(client.get(f"/api/tables/{code}/play?wait={version}")))
+    waiting.start()
+    hang = time.monotonic() + 60  # bounds a hang only
+    while not app.extensions["live_watcher"].waiting.get(code):  # the poll is waiting
+        assert time.monotonic() < hang
+        time.sleep(0.01)
+    assert client.get("/").status_code == 200
+    assert waiting.is_alive() and shares.counts["requests", "127.0.0.1"] == 1  # answered while the poll waits
+    seat = table["seats"][0]["url"].rpartition("/s/")[2]
+    assert client.post(f"/api/seats/{seat}/play", json={"action": "leave"}).status_code == 200
+    waiting.join()
+    assert answers[0].status_code == 200 and answers[0].get_json()["version"] > version
+
+
+def test_a_refusal_speaks_the_language_each_request_asks_for(app):
+    """Refusals are remembered by the headers that chose their language: each request still gets its own."""
+    app.config["REQUESTS_PER_ADDRESS"] = 0  # every request from this address is over its share
+    client = app.test_client()
+    expected = {}
+    for language in ("de", "fr", "ja"):
+        with app.test_request_context(headers={"Accept-Language": language}):
+            expected[language] = str(MESSAGES[429])
+    for _ in range(2):  # the second time from memory
+        for language in ("de", "fr"):
+            page = client.get("/", headers={"Accept-Language": f"{language},en;q=0.5"})
+            assert page.status_code == 429 and f'lang="{language}"' in page.get_data(as_text=True)
+            answer = client.get("/api/tables/ABC/play", headers={"Accept-Language": language})
+            assert answer.get_json() == {"error": expected[language], "status": 429}
+    client.set_cookie(COOKIE, "ja")  # the phone's own choice wins over its browser's
+    answer = client.get("/api/tables/ABC/play", headers={"Accept-Language": "de"})
+    assert answer.get_json()["error"] == expected["ja"]
+
+
+def test_work_slots_go_to_addresses_in_turn():
+    """One address's burst waiting for the work slots delays another address's request by one of its own, not by
+    all of them: a slot given back goes to the next address in the rotation."""
+    slots = WorkSlots(1)
+    slots.take("10.0.0.1")  # the only slot is at work
+    served = []
+
+    def request(address: str, name: str) -> None:
+        slots.take(address)
+        served.append(name)
+        slots.give_back()
+
+    threads = []
+    for address, name in [("10.0.0.66", "burst 1"), ("10.0.0.66", "burst 2"), ("10.0.0.66", "burst 3"),
+                          ("10.0.0.7", "phone")]:
+        threads.append(threading.Thread(target=request, args=(address, name)))
+        threads[-1].start()
+        hang = time.monotonic() + 60  # bounds a hang only
+        while sum(map(len, slots.waiting.values())) < len(threads):  # queued in this order
+            assert time.monotonic() < hang
+            time.sleep(0.001)
+    slots.give_back()
+    for thread in threads:
+        thread.join()
+    assert served == ["burst 1", "phone", "burst 2", "burst 3"]
+    assert slots.free == 1 and not slots.waiting
 
 
 def test_bodies_being_read_are_capped_per_address(app):
