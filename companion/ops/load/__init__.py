@@ -36,7 +36,9 @@ RATE_LIMITS = {
     "COMPANION_RATE_LIMIT_NEW_GAMES": "100000 per minute",
     "COMPANION_RATE_LIMIT_ACTIONS": "1000000 per minute",
 }
-LOAD_LIMITS = RATE_LIMITS | {"COMPANION_REQUESTS_PER_ADDRESS": "1000000"}  # a fair share as big as the server
+LOAD_LIMITS = RATE_LIMITS | {  # a fair share as big as the server: every simulated phone is 127.0.0.1
+    "COMPANION_REQUESTS_PER_ADDRESS": "1000000", "COMPANION_BODIES_PER_ADDRESS": "1000000",
+}
 START_SECONDS = 60  # a busy machine (tests running beside it) can take half a minute to start the server
 # Longer than the server ever holds a live update (30 s), so only a stalled request times out.
 REQUEST_TIMEOUT_SECONDS = 60
