@@ -12,7 +12,7 @@ from companion.decrypto import TEAMS, GuessKeywords
 from companion.web.decrypto.store import load_table, play
 from companion.web.decrypto.tokens import read_decrypto_host_token
 
-from .test_views import LINK, MY_CODE, Phone, open_table, seated_table, wrong
+from .test_views import KEYWORD, LINK, MY_CODE, Phone, open_table, seated_table, wrong
 
 FETCH = {"X-Requested-With": "fetch"}
 SAND = re.compile(r'class="sand-timer" data-seconds="(\d+)"')
