@@ -187,7 +187,12 @@ def test_workers_leave_with_their_parent_and_the_port_is_free_again(tmp_path):
             main.kill()
             main.wait()
     with running_server(command, port, cwd=REPO, env=environment):
-        assert _raw_status(port, b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n") == 200
+        # The port accepts before every worker of the new serve is up: wait for one to answer, as above.
+        hang = time.monotonic() + 120  # bounds a hang only
+        while (status := _raw_status_or_none(port)) is None:
+            assert time.monotonic() < hang, "the restarted serve never answered"
+            time.sleep(0.1)
+        assert status == 200
 
 
 def _raw_status_or_none(port: int) -> int | None:
