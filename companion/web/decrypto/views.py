@@ -498,6 +498,17 @@ def clue_warnings(table: DecryptoTable, move) -> list[str]:
     return [warning.text(gettext) for warning in found]
 
 
+def warned_clues(table: DecryptoTable, move, seat_context):
+    """The seat's page again with its warnings, or None when the clues deserve none. Warned clues are not refused:
+    the encryptor sees the warning and sends them again, or changes them. `seat_context(**extra)` draws the page of
+    the seat that typed them (a phone's, or the host screen playing a seat with no phone)."""
+    warnings = clue_warnings(table, move)
+    if not warnings:
+        return None
+    context = seat_context(warnings=warnings, typed=move.clues)
+    return render_live(context) if wants_fragment() else render_template("decrypto/player.html", **context)
+
+
 @bp.post("/decrypto/p/<token>/play")
 @limiter.limit(actions_limit)
 def player_act(token: str):
@@ -507,12 +518,7 @@ def player_act(token: str):
         return error_response(409, gettext("This seat is open on another phone now: take it over there, or here."))
 
     def confirm(move):
-        """Warned clues are not refused: the encryptor sees the warning and sends them again, or changes them."""
-        warnings = clue_warnings(table, move)
-        if not warnings:
-            return None
-        context = player_context(token, table, player_id, warnings=warnings, typed=move.clues)
-        return render_live(context) if wants_fragment() else render_template("decrypto/player.html", **context)
+        return warned_clues(table, move, lambda **extra: player_context(token, table, player_id, **extra))
 
     return act(lambda: player_move(table, player_id, request.form), lambda move: play(table, move),
                lambda following: render_live(player_context(token, following, player_id)),
@@ -563,11 +569,7 @@ def host_act(token: str):
         return next_game(table)
 
     def confirm(move):
-        warnings = clue_warnings(table, move)
-        if not warnings:
-            return None
-        context = host_seat_context(token, table, playing, warnings=warnings, typed=move.clues)
-        return render_live(context) if wants_fragment() else render_template("decrypto/player.html", **context)
+        return warned_clues(table, move, lambda **extra: host_seat_context(token, table, playing, **extra))
 
     def fragment(following):
         if playing is not None and following.state.roster(playing.team)[playing.number - 1].player is None:
