@@ -68,9 +68,14 @@ def clean_name(name: str) -> str:
         raise IllegalMove("name_empty")
     if len(cleaned) > NAME_LIMIT:
         raise IllegalMove("name_too_long", limit=NAME_LIMIT)
-    if not cleaned.isprintable():
+    if any(not char.isprintable() and char not in _WRITING_JOINERS for char in cleaned):
         raise IllegalMove("name_invalid")
     return cleaned
+
+
+# Joiners that writing needs (a Persian name takes the zero-width non-joiner, an emoji sequence the joiner); every
+# other format character (bidirectional overrides, zero-width spaces) and every control is refused.
+_WRITING_JOINERS = frozenset("\u200c\u200d")
 
 
 class Move:

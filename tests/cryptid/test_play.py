@@ -384,7 +384,9 @@ def test_a_seat_that_cannot_place_the_cube_it_owes_is_skipped_with_a_log_entry()
 
 @pytest.mark.parametrize(
     "name, expected",
-    [("Ana", "Ana"), ("  Chloé  Dupont\n", "Chloé Dupont"), ("x" * 24, "x" * 24), ("Ζωή 🎲", "Ζωή 🎲")],
+    [("Ana", "Ana"), ("  Chloé  Dupont\n", "Chloé Dupont"), ("x" * 24, "x" * 24), ("Ζωή 🎲", "Ζωή 🎲"),
+     # Persian writing needs the zero-width non-joiner; emoji sequences the joiner.
+     ("مهرنوش‌سادات", "مهرنوش‌سادات"), ("👩‍🚀", "👩‍🚀")],
 )
 def test_names_are_stripped_and_collapsed(name, expected):
     assert State.initial(game(THREE)).apply(Name(1, name)).display_names() == {1: expected, 2: "Player 2", 3: "Player 3"}
@@ -392,7 +394,8 @@ def test_names_are_stripped_and_collapsed(name, expected):
 
 @pytest.mark.parametrize(
     "name, expected", [("", "name_empty"), (" \t", "name_empty"), ("x" * 25, "name_too_long"), ("a\x00b", "name_invalid"),
-                       ("a\u200bb", "name_invalid")]
+                       ("a\u200bb", "name_invalid"), ("a\u202eb", "name_invalid"), ("a\u2066b", "name_invalid"),
+                       ("a\x07b", "name_invalid")]
 )
 def test_bad_names_are_refused(name, expected):
     assert reason(State.initial(game(THREE)), Name(1, name)) == expected
