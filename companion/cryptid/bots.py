@@ -40,6 +40,7 @@ class Strategy:
     cube_cost: float = 0.0
     wary: bool = False  # lowers search_at by the chance that another player already knows (see _danger)
     rivalry: float = 0.0  # docks a question by this share of what it teaches the rest of the table
+    aim: float = 0.0  # adds this many bits per unit of the chance of naming the habitat right after the answer
 
 
 LEVELS: dict[str, Strategy] = {
@@ -152,22 +153,23 @@ def _questions(
     """The score of every question (target, hex) the seat may ask now; higher is better."""
     answers = _answers(view, known)
     if strategy.questions == EVEN_SPLIT:
-        return {question: -abs(disc - cube) / (disc + cube) for question, (_, disc, cube) in answers.items()}
+        return {question: -abs(disc - cube) / (disc + cube) for question, (_, disc, cube, _) in answers.items()}
     scores = {
-        question: gain - strategy.cube_cost * cube / (disc + cube)
-        for question, (gain, disc, cube) in answers.items()
+        question: gain - strategy.cube_cost * cube / (disc + cube) + strategy.aim * best
+        for question, (gain, disc, cube, best) in answers.items()
     }
     if strategy.rivalry and public is not None:
         # What the others learn too: the same question scored on the public record.
-        for question, (gain, _, _) in _answers(view, public).items():
+        for question, (gain, _, _, _) in _answers(view, public).items():
             if question in scores:
                 scores[question] -= strategy.rivalry * gain
     return scores
 
 
-def _answers(view: View, known: Posterior) -> dict[tuple[int, int], tuple[float, int, int]]:
+def _answers(view: View, known: Posterior) -> dict[tuple[int, int], tuple[float, int, int, float]]:
     """For every question the seat may ask now: (expected bits about the habitat, assignments answering with a
-    disc, assignments answering with a cube), by the posterior `known`."""
+    disc, assignments answering with a cube, the chance that the likeliest hex after the answer is the habitat),
+    by the posterior `known`."""
     areas = clue_table(view.map_code).areas
     prior = _entropy(known.weights, known.assignments)
     answers = {}
@@ -195,8 +197,9 @@ def _answers(view: View, known: Posterior) -> dict[tuple[int, int], tuple[float,
             total = disc_total + cube_total
             after = (disc_total * _entropy(disc.values(), disc_total)
                      + cube_total * _entropy(cube.values(), cube_total)) / total if total else prior
+            best = (max(disc.values(), default=0) + max(cube.values(), default=0)) / total if total else 0.0
             for hex in hexes:
-                answers[target, hex] = (prior - after, disc_total, cube_total)
+                answers[target, hex] = (prior - after, disc_total, cube_total, best)
     return answers
 
 

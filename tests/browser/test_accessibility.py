@@ -354,3 +354,33 @@ def test_every_map_draws_tile_borders_and_structures_alike(browser, live_server)
     assert styles["border"] == ["rgb(255, 253, 248)", "2.8px"] and styles["seam"] == ["rgb(31, 29, 26)", "0.8px"]
     assert styles["stone"][1] == "1.1px"
     page.close()
+
+
+def test_decrypto_pages_pass_axe(browser, live_server):
+    """axe-core finds nothing on Decrypto's pages: the new table, the join page, the host screen and a phone in
+    the lobby and once the game runs, in English and Persian."""
+    from .test_decrypto import Table
+
+    table = Table(browser, live_server)
+    problems: list[str] = []
+
+    def check(page, label: str) -> None:
+        for language in ("fa", "en"):  # English last: the table then plays on by its English buttons
+            page.context.add_cookies([{"name": "lang", "value": language, "url": live_server}])
+            page.reload()
+            problems.extend(axe_problems(page, f"{language} {label}"))
+
+    try:
+        check(table.host, "decrypto host, lobby")
+        table.phones[0].goto(table.links[0])
+        check(table.phones[0], "decrypto join page")
+        table.join_split()
+        check(table.phones[0], "decrypto phone, lobby")
+        table.start()
+        check(table.host, "decrypto host, round 1")
+        check(table.phones[0], "decrypto phone, round 1")
+        table.host.goto(live_server + "/decrypto/new")
+        check(table.host, "decrypto new table")
+    finally:
+        table.close()
+    assert problems == []
