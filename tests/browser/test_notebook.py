@@ -71,11 +71,10 @@ def test_a_notebook_game_from_the_deal_form_to_the_review(browser, live_server, 
 
     seen_counts = set()
     moves = 0
-    while state().phase != "over":
-        current = state()
+    while (current := state()).phase != "over":
         seat = current.turn
         phone = phones[seat - 1]
-        phone.locator("#play .turn-banner").wait_for()
+        phone.locator("#play .turn-banner").wait_for()  # the phone whose turn it is knows it
         if current.pending == "cube":
             choose(phone, telling_cube(current, seat), "cube")
         elif moves < 6:
