@@ -47,21 +47,30 @@ LIKELIEST_SHOWN = 5
 
 
 class _Remembered:
-    """A small least-recently-used memory shared by the requests of one process."""
+    """A small least-recently-used memory shared by the requests of one process. Requests that ask for the same
+    missing key together wait for the first one's answer rather than each computing it (every phone of a table
+    asks at once after a move, or at the end of the game)."""
 
     def __init__(self, size: int) -> None:
         self.size, self.items, self.lock = size, OrderedDict(), Lock()
+        self.computing: dict = {}
 
     def get(self, key, compute):
         with self.lock:
             if key in self.items:
                 self.items.move_to_end(key)
                 return self.items[key]
-        value = compute()
-        with self.lock:
-            self.items[key] = value
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
+            turn = self.computing.setdefault(key, Lock())
+        with turn:
+            with self.lock:
+                if key in self.items:
+                    return self.items[key]
+            value = compute()
+            with self.lock:
+                self.items[key] = value
+                self.computing.pop(key, None)
+                while len(self.items) > self.size:
+                    self.items.popitem(last=False)
         return value
 
 

@@ -4,9 +4,11 @@ drawn from its own seat's view and nothing more."""
 
 from __future__ import annotations
 
+import gzip
 import html
 import random
 import re
+import threading
 from urllib.parse import urlsplit
 
 import pytest
@@ -18,7 +20,9 @@ from companion.cryptid.review import review
 from companion.cryptid.text import clue_text
 from companion.cryptid.view import view
 from companion.web.core.db import create_tables, db
+from companion.web.core.i18n import LANGUAGES
 from companion.web.cryptid.models import RefereedTable
+from companion.web.cryptid.notebook import _Remembered
 from companion.web.cryptid.tokens import host_token
 from tests.cryptid.test_play import turn_moves
 from tests.web.cryptid.test_play import (  # noqa: F401
@@ -211,3 +215,40 @@ def test_a_searching_seat_is_reviewed_beside_when_it_could_have_known(apps):  # 
     page = html.unescape(apps[0].test_client().get(f"/s/{tokens[seat - 1]}").get_data(as_text=True))
     search_entry = next(e.n for e in referee_state(apps[0], code).log if e.action == "search")
     assert f"searched at move {search_entry}." in page
+
+
+def test_phones_asking_together_compute_a_figure_once():
+    remembered = _Remembered(2)
+    calls, started = [], threading.Barrier(5)
+
+    def compute():
+        calls.append(1)
+        return len(calls)
+
+    def ask():
+        started.wait()
+        assert remembered.get("key", compute) == 1
+
+    threads = [threading.Thread(target=ask) for _ in range(5)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert calls == [1]
+    remembered.get("a", lambda: 1), remembered.get("b", lambda: 2)
+    assert list(remembered.items) == ["a", "b"]  # the least recently used went
+
+
+NOTEBOOK_PAGE_BUDGET = 10_000  # bytes a phone downloads for its page, compressed as the site sends it
+
+
+def test_the_notebook_keeps_the_phone_page_light_in_every_language(client):
+    """The largest notebook (advanced, 5 players, at the start: every clue still possible for four opponents)."""
+    seat = urlsplit(client.post("/api/tables", json={"players": 5, "advanced": True, "notebook": True})
+                    .get_json()["seats"][0]["url"]).path
+    for language in LANGUAGES:
+        client.set_cookie("lang", language)
+        response = client.get(seat, headers={"Accept-Encoding": "gzip"})
+        assert response.headers["Content-Encoding"] == "gzip"
+        assert len(response.get_data()) <= NOTEBOOK_PAGE_BUDGET, language
+        assert 'id="notebook"' in gzip.decompress(response.get_data()).decode()
