@@ -50,6 +50,7 @@ def test_the_notebook_equals_brute_force(mode, players):
                 assert all(clue_group(index) == group for index in indices)
             assert [group for group, _ in opponent.groups] == [g for g in GROUPS if g in dict(opponent.groups)]
         assert notes.probability(truth.habitat) > 0
+        assert all(seen.allowed >> hex & 1 for hex in notes.habitats)  # never where the seat's own clue says no
         assert abs(sum(map(notes.probability, range(108))) - 1) < 1e-9
         compared += 1
 
