@@ -1,4 +1,4 @@
-"""A notebook game in real browsers: the host deals it with the option ticked on the form, three phones play from
+"""A notebook game in real browsers: the host deals it with the option ticked on the form, four phones play from
 the action sheet, another phone's notebook counts change by themselves after each move, and the end screen shows
 every player's review on the phones and the host screen."""
 
@@ -38,7 +38,7 @@ def telling_cube(state, seat: int) -> int:
 def test_a_notebook_game_from_the_deal_form_to_the_review(browser, live_server, live_app):
     host = browser.new_page(viewport={"width": 1280, "height": 900})
     host.goto(live_server + "/")
-    host.locator(".segmented label", has_text="3").click()
+    host.locator(".segmented label", has_text="4").click()
     host.get_by_label("The app referees: play on phones").check()
     host.get_by_label("A deduction notebook on each phone").check()
     host.get_by_label("Advanced mode").check()  # more clues to tell apart: the counts fall move by move
@@ -51,14 +51,22 @@ def test_a_notebook_game_from_the_deal_form_to_the_review(browser, live_server, 
         with live_app.app_context():
             return load_play(game)
 
-    contexts = [browser.new_context(**PHONE) for _ in range(3)]
+    contexts = [browser.new_context(**PHONE) for _ in range(4)]
     phones = [context.new_page() for context in contexts]
-    for seat, phone in enumerate(phones, 1):
+    for seat, phone in enumerate(phones[:3], 1):
         phone.goto(seat_link(host, seat))
     host.get_by_role("button", name="Start the game").click()
+    host.locator("#play[data-phase='opening']").wait_for()
+    # Without JavaScript the notebook is there too, and a tap opens an opponent's list.
+    plain = browser.new_context(java_script_enabled=False, **PHONE).new_page()
+    plain.goto(seat_link(host, 4))
+    plain.locator("#notebook details.nb1 > summary").click()
+    assert plain.locator("#notebook details.nb1[open] li").count() > 0
+    plain.context.close()
+    phones[3].goto(seat_link(host, 4))
     for phone in phones:
         phone.locator("#notebook").wait_for()
-        assert len(counts(phone)) == 2 and phone.locator("#notebook details.notes[open]").count() == 0
+        assert len(counts(phone)) == 3 and phone.locator("#notebook details.notes[open]").count() == 0
         assert phone.locator("#play svg .odds-marks use").count() > 0
     assert host.locator("#notebook, .odds-marks").count() == 0  # the host screen shows no notebook
 
@@ -69,7 +77,7 @@ def test_a_notebook_game_from_the_deal_form_to_the_review(browser, live_server, 
     assert watcher.locator("#notebook details.nb1[open] li").count() > 0
     assert axe_problems(watcher, "notebook open") == []
 
-    seen_counts = set()
+    seen_counts = {tuple(o.count for o in notebook(view(state(), 2)).opponents)}
     moves = 0
     while (current := state()).phase != "over":
         seat = current.turn
@@ -78,7 +86,7 @@ def test_a_notebook_game_from_the_deal_form_to_the_review(browser, live_server, 
         if current.pending == "cube":
             choose(phone, telling_cube(current, seat), "cube")
         elif moves < 6:
-            target = seat % 3 + 1
+            target = seat % 4 + 1
             ask = hexes_of(current.ask_hexes(seat, target))[moves]
             phone.locator(f"#play svg a[href*='hex={ask}#']").click()
             assert "From what you know" in phone.locator("#sheet .odds-note").inner_text()  # the hex's chance
@@ -102,8 +110,8 @@ def test_a_notebook_game_from_the_deal_form_to_the_review(browser, live_server, 
     for page in phones + [host]:  # the end: every player's review, no notebook any more
         page.locator("#play .results").wait_for()
         page.locator("#play .review").first.wait_for()
-        assert page.locator("#play .ranks > li").count() == 3
-        assert page.locator("#play .review").count() == 3
+        assert page.locator("#play .ranks > li").count() == 4
+        assert page.locator("#play .review").count() == 4
         text = page.locator("#play .results").inner_text()
         assert re.search(r"searched at moves? [\d, and]+\.", text)
         assert "the least revealing choice told" in text
