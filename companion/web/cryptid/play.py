@@ -14,6 +14,7 @@ from flask_babel import lazy_gettext
 from companion.cryptid import Game
 from companion.cryptid.hexgrid import ALL_HEXES, HEX_COUNT
 from companion.cryptid.hexgrid import hex_name as board_name
+from companion.cryptid.notebook import Notebook
 from companion.cryptid.play import (
     OVER,
     PLAYER_COUNTS,
@@ -193,7 +194,7 @@ def _localized(value):
     return value
 
 
-def _sheet(game: Game, seen: View, selected: int | None, notes=None) -> dict | None:
+def _sheet(game: Game, seen: View, selected: int | None, notes: Notebook | None = None) -> dict | None:
     """The sheet a tapped hex opens: its name and terrain, what the seat's clue says of it (the view's), how
     likely the seat's notebook finds it to be the habitat, and the seat's choices there, or why it has none."""
     if selected is None:
@@ -218,7 +219,7 @@ def terrain_name(game: Game, hex: int) -> str:
 
 
 def _board(game: Game, seen: View, shown: View, selected: int | None, link: callable, replay: int | None,
-           notes=None) -> str:
+           notes: Notebook | None = None) -> str:
     """The board with the pieces of `shown`; for a seat, its clue's shading, its choices and hex links, and with
     its notebook the hexes that may be the habitat, by probability. Two rings of this page's own ride on top: one
     on the selected hex (pages without JavaScript scroll to it, #here) and one the script moves to the hex of a
