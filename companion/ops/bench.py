@@ -185,17 +185,19 @@ def run_pages(requests: int = 300) -> list[dict]:
 def run_deduction(games: int = 40, seed: int = 1) -> list[dict]:
     """Per mode and player count: random refereed histories of `games` fresh games (from the start to late in
     the game), each timed for a notebook update (each seat's clues from its pieces), the full posterior of one
-    seat's view and that of the public record (docs/cryptid-deduction.md)."""
+    seat's view, the notebook a phone shows (that posterior, grouped) and the posterior of the public record
+    (docs/cryptid-deduction.md)."""
     import random
 
     from companion.cryptid.deduction import Evidence, posterior, seat_clues
+    from companion.cryptid.notebook import notebook as seat_notebook
     from companion.cryptid.view import view
 
     rows = []
     for mode in (NORMAL, ADVANCED):
         for players in (3, 4, 5):
             rng = random.Random(f"{seed}-{mode}-{players}")
-            notebook, seat_view, public = [], [], []
+            notebook, seat_view, page, public = [], [], [], []
             for number in range(games):
                 game = new_game(players, mode, key=BENCH_KEY, entropy=Stream("bench-deduction", seed, mode, players, number))
                 state = State.initial(game).apply(Start(1))
@@ -205,14 +207,17 @@ def run_deduction(games: int = 40, seed: int = 1) -> list[dict]:
                         if not choices:
                             break
                         state = state.apply(rng.choice(choices))
-                    evidence = Evidence.from_view(view(state, rng.choice(list(state.seats))))
+                    seen = view(state, rng.choice(list(state.seats)))
+                    evidence = Evidence.from_view(seen)
                     took, masks = _timed(lambda: seat_clues(evidence))
                     notebook.append(took)
                     seat_view.append(_timed(lambda: posterior(evidence, masks))[0])
+                    page.append(_timed(lambda: seat_notebook(seen))[0])
                     public.append(_timed(lambda: posterior(evidence.public()))[0])
             label = f"{mode} {players} players"
             rows.append(_report_p95(f"{label}: notebook update", notebook))
             rows.append(_report_p95(f"{label}: posterior, one seat's view", seat_view))
+            rows.append(_report_p95(f"{label}: notebook shown on a phone", page))
             rows.append(_report_p95(f"{label}: posterior, public record", public))
     return rows
 

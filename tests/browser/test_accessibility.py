@@ -10,6 +10,7 @@ from axe_playwright_python.sync_playwright import Axe
 from companion.cryptid import load_game
 from companion.web.core.i18n import LANGUAGES
 from companion.web.cryptid.diagram import WIDTH
+from companion.web.cryptid.refereed import settle_reveal
 from tests.helpers import GOLDEN
 
 from .conftest import PHONE
@@ -62,13 +63,16 @@ AXE_VISITS = [
     ("en", "{refereed_seat}"), ("fa", "{refereed_seat}"), ("en", "{refereed_seat}?hex=40"),
     ("fa", "{refereed_seat}?hex=40"), ("en", "{refereed_host}"), ("ja", "{refereed_host}"),
     ("el", "/help/refereed?back={refereed_seat_path}"),
+    # A notebook table's seat (with a sheet open too), and a refereed game's end with every player's review.
+    ("en", "{notebook_seat}"), ("fa", "{notebook_seat}?hex=40"), ("ja", "{notebook_seat}"), ("el", "{notebook_seat}"),
+    ("en", "{ended_seat}"), ("fa", "{ended_host}"),
 ]
 
 
 @pytest.fixture(scope="module")
-def places(browser, live_server, host_of, revealed) -> dict[str, str]:
-    """What AXE_VISITS' paths name: a fresh game's and the revealed game's codes, host screens and seats, and a
-    refereed game's host screen and seat."""
+def places(browser, live_server, host_of, revealed, live_app) -> dict[str, str]:
+    """What AXE_VISITS' paths name: a fresh game's and the revealed game's codes, host screens and seats, a
+    refereed game's host screen and seat, a notebook table's seat and a refereed game that ended."""
     page = browser.new_page()
     fresh = GOLDEN[3]["code"]
     seat = seat_urls(page, host_of(fresh))[0]
@@ -78,6 +82,12 @@ def places(browser, live_server, host_of, revealed) -> dict[str, str]:
     dealt = page.request.post(host_of(fresh).split("/h/")[0] + "/api/tables", data={"players": 3}).json()
     found.update(refereed_host=dealt["host_url"], refereed_seat=dealt["seats"][0]["url"],
                  refereed_seat_path=urlsplit(dealt["seats"][0]["url"]).path)
+    api = host_of(fresh).split("/h/")[0] + "/api/tables"
+    found["notebook_seat"] = page.request.post(api, data={"players": 4, "advanced": True, "notebook": True}).json()["seats"][1]["url"]
+    ended = page.request.post(api, data={"players": 3}).json()
+    with live_app.app_context():  # the table agrees to the reveal: the game ends, its review on every screen
+        settle_reveal(live_app.extensions["dealer"].load(ended["code"]))
+    found.update(ended_seat=ended["seats"][0]["url"], ended_host=ended["host_url"])
     page.close()
     return found
 

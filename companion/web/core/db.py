@@ -184,8 +184,15 @@ def create_tables(engine: Engine) -> None:
 
 
 # Columns added after a release, as (table, column, SQL type and default): databases made by an earlier
-# version get them on start; everything else about those tables is unchanged.
+# version get them on start; everything else about those tables is unchanged. A game's models add theirs
+# with added_column.
 _ADDED_COLUMNS = [("tables", "changes", "INTEGER NOT NULL DEFAULT 0")]
+
+
+def added_column(table: str, column: str, definition: str) -> None:
+    """Declare a column a game's table gained after a release, so that earlier databases get it on start."""
+    if (table, column, definition) not in _ADDED_COLUMNS:
+        _ADDED_COLUMNS.append((table, column, definition))
 
 
 def _add_missing_columns(engine: Engine) -> None:

@@ -5,7 +5,13 @@ from __future__ import annotations
 from flask import Blueprint, abort, jsonify, request, url_for
 
 from companion.cryptid import ADVANCED, NORMAL
-from companion.cryptid.play import PLAYER_COUNTS, IllegalMove, Move, hex_from_row_col
+from companion.cryptid.play import (
+    OVER,
+    PLAYER_COUNTS,
+    IllegalMove,
+    Move,
+    hex_from_row_col,
+)
 from companion.cryptid.text import clue_text, illegal_move_text
 from companion.cryptid.view import view
 from companion.web.core.i18n import gettext
@@ -18,7 +24,8 @@ from companion.web.cryptid.tokens import host_token
 
 from .common import game_or_404, seat_game, seat_url
 from .dealing import dealer
-from .refereed import create_refereed, is_refereed, load_play, submit
+from .notebook import game_review, notebook_json, review_json, seat_notebook
+from .refereed import create_refereed, has_notebook, is_refereed, load_play, submit
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -57,7 +64,15 @@ def _bad_json(error: BadJson):
 
 
 def _play_view(game, state, seat=None) -> dict:
-    return {"code": game.code} | view(state, seat, gettext).to_json()
+    """docs/cryptid-play.md section 8.6: the viewer's state, the seat's notebook at a table that chose it (null
+    otherwise, and once the game is over), and the after-game review once it is over (null before)."""
+    seen = view(state, seat, gettext)
+    data = {"code": game.code} | seen.to_json()
+    if seat is not None:
+        running = seen.phase not in ("lobby", OVER)
+        data["notebook"] = notebook_json(seat_notebook(game, seen) if running and has_notebook(game) else None)
+    data["review"] = review_json(game_review(game, state))
+    return data
 
 
 @bp.post("/tables")
@@ -66,10 +81,12 @@ def create_table():
     """A refereed game on a new map, started at once: its code, the host's and public URLs and the seats'."""
     data = _json_body()
     players, advanced = data.get("players"), data.get("advanced", False)
-    if type(players) is not int or players not in PLAYER_COUNTS or not isinstance(advanced, bool) or set(data) - {"players", "advanced"}:
+    if type(players) is not int or players not in PLAYER_COUNTS or not isinstance(advanced, bool) or set(data) - {"players", "advanced", "notebook"}:
         raise BadJson(gettext('Send {"players": 3, 4 or 5, "advanced": true or false}.'))
+    if not isinstance(data.get("notebook", False), bool):
+        raise BadJson(gettext('"notebook" must be true or false.'))
     game = dealer().new_game(players, ADVANCED if advanced else NORMAL)
-    create_refereed(game, start=True)
+    create_refereed(game, start=True, notebook=data.get("notebook", False))
     base, _ = phone_base()
     body = {
         "code": game.code,

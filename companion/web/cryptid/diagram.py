@@ -472,3 +472,25 @@ def piece_marks(discs: tuple[int, ...], cubes: tuple[int, ...], highlight: int |
                              f'height="{CUBE_SIDE}" rx="0.7"/><text x="{_n(x)}" y="{_n(y + 0.4)}">{_digits(seat, digits)}</text></g>')
     parts.append("</g>")
     return "".join(parts)
+
+
+# The notebook's shading of a hex by its habitat probability (bands 1-4): an inset hexagon outline, thicker and
+# darker from band to band over a white halo, so it reads by weight alone (no hue to tell apart) on every
+# terrain, under the veil's stripes, and beneath the pieces drawn after it.
+_ODDS_WIDTHS = {1: 0.6, 2: 1.2, 3: 1.9, 4: 2.8}
+_ODDS_INSET = _polygon(0, 0, SIZE * 0.78, 6, 0)
+
+
+def odds_defs() -> str:
+    """The four band shapes (#o1-#o4), for the board's overlay and for the legend that reuses them."""
+    return "<defs>" + "".join(
+        f'<g id="o{band}" fill="none" stroke-linejoin="round"><polygon points="{_ODDS_INSET}" stroke="#fff" '
+        f'stroke-width="{_n(width + 1.1)}"/><polygon points="{_ODDS_INSET}" stroke="#1d1535" stroke-width="{_n(width)}"/></g>'
+        for band, width in _ODDS_WIDTHS.items()
+    ) + "</defs>"
+
+
+def odds_marks(bands: dict[int, int]) -> str:
+    """SVG of the notebook's shading: per hex its band (1-4); hexes without a band are not drawn."""
+    marks = "".join(f'<use href="#o{band}"{_HEX_AT[hex]}/>' for hex, band in sorted(bands.items()) if band)
+    return f'{odds_defs()}<g class="odds-marks" aria-hidden="true">{marks}</g>'

@@ -37,6 +37,7 @@ class NewGameForm(Form):
         default=BOX,
         validate_choice=False,  # a form without the field (older pages, scripts) plays with the box
     )
+    notebook = BooleanField(_l("A deduction notebook on each phone"))
     submit = SubmitField(_l("Deal a new game"))
 
     def validate_how(self, field) -> None:

@@ -16,10 +16,11 @@ from .models import RefereedTable
 class TableHead:
     stamp: str
     refereed: bool
+    notebook: bool = False  # a refereed table that chose the deduction notebook
 
 
 _HEAD = (
-    select(TableRecord.last_activity, TableRecord.changes, RefereedTable.code)
+    select(TableRecord.last_activity, TableRecord.changes, RefereedTable.code, RefereedTable.notebook)
     .outerjoin(RefereedTable, RefereedTable.code == TableRecord.code)
     .where(TableRecord.code == bindparam("code"))
 )
@@ -31,4 +32,4 @@ def read_head(code: str) -> TableHead:
         row = connection.execute(_HEAD, {"code": code}).first()
     if row is None:
         return TableHead("0", False)
-    return TableHead(stamp_of(row[0], row[1]), row[2] is not None)
+    return TableHead(stamp_of(row[0], row[1]), row[2] is not None, bool(row[3]))

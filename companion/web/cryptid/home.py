@@ -28,7 +28,7 @@ def create():
         return render_template("cryptid/home.html", new_form=form, load_form=LoadCodeForm()), 400
     game = dealer().new_game(form.players.data, ADVANCED if form.advanced.data else NORMAL)
     if form.how.data == REFEREED:
-        create_refereed(game)
+        create_refereed(game, notebook=form.notebook.data)
     return redirect(host_url(game.code), 303)
 
 

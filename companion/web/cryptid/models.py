@@ -5,10 +5,18 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
-from companion.web.core.db import Base, utcnow
+from companion.web.core.db import Base, added_column, utcnow
 
 
 class Vote(Base):
@@ -33,9 +41,14 @@ class Unlock(Base):
 
 
 class RefereedTable(Base):
-    """A game the site referees (docs/cryptid-play.md): its moves are in `moves`; `next_code` is the game dealt after it."""
+    """A game the site referees (docs/cryptid-play.md): its moves are in `moves`; `next_code` is the game dealt after it;
+    `notebook`: whether each phone shows its deduction notebook (a table option, docs/cryptid-play.md section 9)."""
 
     __tablename__ = "refereed_tables"
     code: Mapped[str] = mapped_column(ForeignKey("tables.code", ondelete="CASCADE"), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     next_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    notebook: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+added_column("refereed_tables", "notebook", "BOOLEAN NOT NULL DEFAULT FALSE")

@@ -14,6 +14,7 @@ from flask_babel import lazy_gettext
 from companion.cryptid import Game
 from companion.cryptid.hexgrid import ALL_HEXES, HEX_COUNT
 from companion.cryptid.hexgrid import hex_name as board_name
+from companion.cryptid.notebook import Notebook
 from companion.cryptid.play import (
     OVER,
     PLAYER_COUNTS,
@@ -59,9 +60,23 @@ from .common import (
     seat_game,
     seat_url,
 )
-from .diagram import board_svg, hex_center, piece_marks
+from .diagram import board_svg, hex_center, odds_marks, piece_marks
+from .notebook import (
+    hex_odds_text,
+    notebook_context,
+    odds_band,
+    review_rows,
+    seat_notebook,
+)
 from .panel import host_panel, seat_panel
-from .refereed import draw_first, load_moves, load_play, next_refereed_code, submit
+from .refereed import (
+    draw_first,
+    has_notebook,
+    load_moves,
+    load_play,
+    next_refereed_code,
+    submit,
+)
 
 bp = Blueprint("play", __name__)
 
@@ -118,9 +133,10 @@ def latest_move_entries(log: tuple) -> tuple:
 
 
 def live_context(game: Game, state: State, *, seat: int | None, live_url: str, act_url: str | None,
-                 link: callable, replay: int | None = None) -> dict:
+                 link: callable, replay: int | None = None, notebook: bool = False) -> dict:
     """What the live fragment shows: status, the latest move, the board with every piece, the seat's sheet of
-    choices, the log, the end. Whatever depends on who is looking comes from view(state, seat) alone."""
+    choices, the log, the end; with `notebook` (a seat of a table that chose it), the seat's deduction notebook.
+    Whatever depends on who is looking comes from view(state, seat) alone."""
     seen = view(state, seat, gettext)
     shown = seen  # the position on the board: the game now, or a step of its replay once it is over
     steps = replay_versions(state) if replay is not None else []
@@ -128,6 +144,8 @@ def live_context(game: Game, state: State, *, seat: int | None, live_url: str, a
         shown = view(State.replay(game, state_moves(state)[:steps[replay]]), seat, gettext)
     selected = selected_hex() if seat is not None and replay is None and seen.phase != OVER else None
     names = {number: local_digits(name) for number, name in seen.names.items()}  # "Player ۳" in Persian
+    playing = seen.phase not in ("lobby", OVER) and replay is None
+    notes = seat_notebook(game, seen) if notebook and seat is not None and playing else None
     return {
         "game": game,
         "state": state,
@@ -140,11 +158,12 @@ def live_context(game: Game, state: State, *, seat: int | None, live_url: str, a
         "status": local_digits(pending_text(state, names, gettext)),
         "your_turn": seen.to_act,
         "selected": selected,
-        "sheet": _sheet(game, seen, selected),
-        "board": _board(game, seen, shown, selected, link, replay),
+        "sheet": _sheet(game, seen, selected, notes),
+        "board": _board(game, seen, shown, selected, link, replay, notes),
+        "notebook": _localized(notebook_context(notes, names)) if notes else None,
         "log": [_log_row(e, names, game) for e in shown.log],
         "announce": local_digits(" ".join(log_entry_text(e, names, gettext) for e in latest_move_entries(shown.log))),
-        "results": _results(game, seen) if seen.reveal else None,
+        "results": _results(game, state, seen, names) if seen.reveal else None,
         "live_url": live_url,
         "act_url": act_url,
         "link": link,
@@ -164,9 +183,20 @@ def _log_row(entry, names: dict[int, str], game: Game) -> dict:
     return row
 
 
-def _sheet(game: Game, seen: View, selected: int | None) -> dict | None:
-    """The sheet a tapped hex opens: its name and terrain, what the seat's clue says of it (the view's), and the
-    seat's choices there, or why it has none."""
+def _localized(value):
+    """Every text in a context tree with the reader's digits (Persian digits in Persian)."""
+    if isinstance(value, str):
+        return local_digits(value)
+    if isinstance(value, list):
+        return [_localized(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _localized(item) for key, item in value.items()}
+    return value
+
+
+def _sheet(game: Game, seen: View, selected: int | None, notes: Notebook | None = None) -> dict | None:
+    """The sheet a tapped hex opens: its name and terrain, what the seat's clue says of it (the view's), how
+    likely the seat's notebook finds it to be the habitat, and the seat's choices there, or why it has none."""
     if selected is None:
         return None
     choices = seat_choices(seen, selected)
@@ -180,20 +210,24 @@ def _sheet(game: Game, seen: View, selected: int | None) -> dict | None:
     elif not choices:
         note = gettext("Nothing you can do on this hex now. Choose a highlighted hex.")
     return {"hex": selected, "name": board_name(selected), "terrain": terrain_name(game, selected),
-            "disc": bool(seen.allowed >> selected & 1), "choices": choices, "note": note}
+            "disc": bool(seen.allowed >> selected & 1), "choices": choices, "note": note,
+            "odds": local_digits(hex_odds_text(notes, selected)) if notes else None}
 
 
 def terrain_name(game: Game, hex: int) -> str:
     return gettext(TERRAIN_NAMES[game.board.cell(hex)[0]])
 
 
-def _board(game: Game, seen: View, shown: View, selected: int | None, link: callable, replay: int | None) -> str:
-    """The board with the pieces of `shown`; for a seat, its clue's shading, its choices and hex links. Two rings
-    of this page's own ride on top: one on the selected hex (pages without JavaScript scroll to it, #here) and
-    one the script moves to the hex of a tapped log line."""
+def _board(game: Game, seen: View, shown: View, selected: int | None, link: callable, replay: int | None,
+           notes: Notebook | None = None) -> str:
+    """The board with the pieces of `shown`; for a seat, its clue's shading, its choices and hex links, and with
+    its notebook the hexes that may be the habitat, by probability. Two rings of this page's own ride on top: one
+    on the selected hex (pages without JavaScript scroll to it, #here) and one the script moves to the hex of a
+    tapped log line."""
     last = next((e.hex for e in reversed(shown.log) if e.hex is not None), None)
     digits = language_digits()
-    marks = piece_marks(shown.discs, shown.cubes, highlight=last, digits=digits)
+    marks = odds_marks({hex: odds_band(notes.probability(hex)) for hex in notes.habitats}) if notes else ""
+    marks += piece_marks(shown.discs, shown.cubes, highlight=last, digits=digits)
     if selected is not None:
         marks += '<circle id="here" class="here" cx="{:.1f}" cy="{:.1f}" r="9.4"/>'.format(*hex_center(selected))
     marks += '<circle id="spot" class="spot" r="9.4"/>'
@@ -213,11 +247,14 @@ def _board(game: Game, seen: View, shown: View, selected: int | None, link: call
     )
 
 
-def _results(game: Game, seen: View) -> dict:
-    """The end of the game: ranks with every seat's clue, the habitat, the number of moves."""
+def _results(game: Game, state: State, seen: View, names: dict[int, str]) -> dict:
+    """The end of the game: ranks with every seat's clue, the habitat, the number of moves, and per seat when it
+    could have known and what its cubes told (the review; every clue is known now)."""
     ranks = seen.ranks or {}
+    review = _localized(review_rows(game, state, names))
     rows = [{"seat": s, "name": seen.names[s], "rank": ranks.get(s),
-             "clue": " ".join(clue_text(c, gettext) for c in seen.reveal.seat_clues(s))} for s in seen.seats]
+             "clue": " ".join(clue_text(c, gettext) for c in seen.reveal.seat_clues(s)),
+             "review": review.get(s, [])} for s in seen.seats]
     return {"ranks": sorted(rows, key=lambda r: (r["rank"] or 9, r["seat"])),
             "habitat": f"{board_name(seen.reveal.habitat)}, {terrain_name(game, seen.reveal.habitat)}",
             "moves": seen.version}
@@ -352,7 +389,8 @@ def seat_context(token: str, game: Game, seat: int, state: State) -> dict:
                 "take_over_url": url_for("play.take_over", token=token),
                 "live_url": url_for("play.seat_live", token=token)}
     context = live_context(game, state, seat=seat, live_url=url_for("play.seat_live", token=token, **view_args()),
-                           act_url=url_for("play.seat_act", token=token), link=link, replay=_replay_step(state))
+                           act_url=url_for("play.seat_act", token=token), link=link, replay=_replay_step(state),
+                           notebook=state.phase != OVER and has_notebook(game))
     following = next_refereed_code(game) if state.phase == OVER else None
     if following:
         context["next_seat_url"] = url_for("seats.seat", token=seat_token(following, seat))

@@ -40,13 +40,21 @@ def next_refereed_code(game: Game) -> str | None:
     return record.next_code if record else None
 
 
-def create_refereed(game: Game, start: bool = False, previous: Game | None = None) -> State:
-    """Make `game` a refereed table (idempotent); with start, draw the first player and begin at once."""
+def has_notebook(game: Game, head: TableHead | None = None) -> bool:
+    """Whether this refereed table chose the deduction notebook; `head` if the caller just read it."""
+    return (head or read_head(game.code)).notebook
+
+
+def create_refereed(game: Game, start: bool = False, previous: Game | None = None, notebook: bool = False) -> State:
+    """Make `game` a refereed table (idempotent); with start, draw the first player and begin at once.
+    notebook: each phone shows its deduction notebook (the next game of a table keeps its choice)."""
     try:
         with writing():
             touch(game.code)
+            if previous is not None:
+                notebook = notebook or has_notebook(previous)
             if db.session.get(RefereedTable, game.code) is None:
-                db.session.add(RefereedTable(code=game.code))
+                db.session.add(RefereedTable(code=game.code, notebook=notebook))
             if previous is not None:  # touched too, so that the phones still on it hear of the next game
                 touch(previous.code)
                 db.session.execute(update(RefereedTable).where(RefereedTable.code == previous.code).values(next_code=game.code))
