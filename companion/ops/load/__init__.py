@@ -254,5 +254,6 @@ def report_errors(tally: Tally) -> None:
         print("  error:", error, flush=True)
     if any("HTTP 429" in error for error in tally.errors):
         limits = " ".join(f'{name}="{value}"' for name, value in LOAD_LIMITS.items())
-        print(f"  (429: the server's per-address rate limits; start it with {limits} for a load run)", flush=True)
+        print(f"  (429: per-address limits: the server's (start it with {limits} for a load run), or through the "
+              "shipped nginx its own, such as 300 live updates held per address: deploy/nginx.conf)", flush=True)
     print(machine_line(), flush=True)
