@@ -292,3 +292,22 @@ def test_nginx_caps_the_live_updates_one_address_holds_and_nothing_else(proxied)
     refusals = [line for line in log.read_text().splitlines() if line.endswith(" 429")]
     assert sorted(refusals) == sorted([f'- "GET {public_wait}" 429', '- "GET /api/seats/<token>/play" 429',
                                        '- "GET /h/<token>/live" 429'])
+
+
+@pytest.mark.parametrize("proxied", [{"rate=60r/s;": "rate=1r/m;",
+                                      "limit_req zone=cryptid_live_asks burst=300": "limit_req zone=cryptid_live_asks burst=1"}],
+                         indirect=True)
+def test_nginx_refuses_live_updates_asked_too_often_from_one_address(proxied):
+    """The shipped rate of live updates per address (60 a second, a burst of 300; here 1 a minute, a burst of 1):
+    past it nginx answers 429 with Retry-After itself, while the address's other requests still answer."""
+    base, log, _, _ = proxied
+    host = Browser(base)
+    status, text = host.call("POST", "/api/tables", {"players": 3, "advanced": False})
+    assert status == 201
+    live = f"/games/{json.loads(text)['code']}/live"  # without If-None-Match: answered at once
+    assert [host.call("GET", live)[0] for _ in range(2)] == [200, 200]
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(base + live, timeout=40)
+    assert refused.value.code == 429 and refused.value.headers["Retry-After"] == "5"
+    assert host.call("GET", live.removesuffix("/live"))[0] == 200
+    assert [line for line in log.read_text().splitlines() if line.endswith(" 429")] == [f'- "GET {live}" 429']
