@@ -2,7 +2,9 @@
 # The shipped nginx configuration in front of two `serve` processes on one PostgreSQL database, on this machine's
 # loopback, for `python -m companion load --abuse KIND --url URL` (docs/benchmarks.md). Prints nginx's URL; run
 # it again with `stop` to end it. Needs Debian's nginx and a PostgreSQL database (DATABASE_URL) to use up.
-# Rate limits are raised as `load` raises them, since every simulated phone comes from one address.
+# Rate limits are raised as `load` raises them, since every simulated phone comes from one address. Each
+# process's share per address is 250 requests in progress, as deploy/companion.env advises for two processes
+# behind nginx's cap of 300 live updates per address.
 # nginx listens on BEHIND_NGINX_PORT (55640), the two back ends on the next two ports.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,6 +22,7 @@ cd "$here"
 for port in $backs; do
     COMPANION_SECRET_KEY=$(printf 'k%.0s' {1..40}) COMPANION_TRUST_PROXY=1 COMPANION_INSTANCE_PATH="$work/instance" \
     COMPANION_RATE_LIMIT_NEW_GAMES="100000 per minute" COMPANION_RATE_LIMIT_ACTIONS="1000000 per minute" \
+    COMPANION_REQUESTS_PER_ADDRESS=${COMPANION_REQUESTS_PER_ADDRESS:-250} \
     nohup python -m companion serve --host 127.0.0.1 --port "$port" --workers 1 > "$work/serve-$port.log" 2>&1 &
     echo $! > "$work/serve-$port.pid"
     sleep 3
