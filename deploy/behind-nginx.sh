@@ -2,21 +2,27 @@
 # The shipped nginx configuration in front of two `serve` processes on one PostgreSQL database, on this machine's
 # loopback, for `python -m companion load --abuse KIND --url URL` (docs/benchmarks.md). Prints nginx's URL; run
 # it again with `stop` to end it. Needs Debian's nginx and a PostgreSQL database (DATABASE_URL) to use up.
-# Rate limits are raised as `load` raises them, since every simulated phone comes from one address.
+# Rate limits are raised as `load` raises them, since every simulated phone comes from one address. Each
+# process's share per address is 250 requests in progress, as deploy/companion.env advises for two processes
+# behind nginx's cap of 300 live updates per address.
+# nginx listens on BEHIND_NGINX_PORT (55640), the two back ends on the next two ports.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 work=${BEHIND_NGINX_DIR:-/tmp/companion-behind-nginx}
+front=${BEHIND_NGINX_PORT:-55640}
+backs="$((front + 1)) $((front + 2))"
 if [ "${1:-}" = stop ]; then
     kill "$(cat "$work/nginx.launch")" 2>/dev/null || true
-    for port in 55641 55642; do kill "$(cat "$work/serve-$port.pid")" 2>/dev/null || true; done
+    for port in $backs; do kill "$(cat "$work/serve-$port.pid")" 2>/dev/null || true; done
     exit 0
 fi
 : "${DATABASE_URL:?set DATABASE_URL to a PostgreSQL database this may fill}"
 mkdir -p "$work"/{body,proxy,fcgi,uwsgi,scgi,instance}
 cd "$here"
-for port in 55641 55642; do
+for port in $backs; do
     COMPANION_SECRET_KEY=$(printf 'k%.0s' {1..40}) COMPANION_TRUST_PROXY=1 COMPANION_INSTANCE_PATH="$work/instance" \
     COMPANION_RATE_LIMIT_NEW_GAMES="100000 per minute" COMPANION_RATE_LIMIT_ACTIONS="1000000 per minute" \
+    COMPANION_REQUESTS_PER_ADDRESS=${COMPANION_REQUESTS_PER_ADDRESS:-250} \
     nohup python -m companion serve --host 127.0.0.1 --port "$port" --workers 1 > "$work/serve-$port.log" 2>&1 &
     echo $! > "$work/serve-$port.pid"
     sleep 3
@@ -27,12 +33,12 @@ events { worker_connections 16384; }
 worker_rlimit_nofile 20000;
 http { client_body_temp_path $work/body; proxy_temp_path $work/proxy; fastcgi_temp_path $work/fcgi;
 uwsgi_temp_path $work/uwsgi; scgi_temp_path $work/scgi;
-$(sed -e "s#/var/log/nginx/#$work/#g" -e 's/listen 80;/listen 127.0.0.1:55640;/' \
-      -e 's/127.0.0.1:5001/127.0.0.1:55641/' -e 's/127.0.0.1:5002/127.0.0.1:55642/' deploy/nginx.conf)
+$(sed -e "s#/var/log/nginx/#$work/#g" -e "s/listen 80;/listen 127.0.0.1:$front;/" \
+      -e "s/127.0.0.1:5001/127.0.0.1:$((front + 1))/" -e "s/127.0.0.1:5002/127.0.0.1:$((front + 2))/" deploy/nginx.conf)
 }
 CONF
 nohup /usr/sbin/nginx -c "$work/nginx.conf" -p "$work" > "$work/nginx.out" 2>&1 &
 echo $! > "$work/nginx.launch"
-until grep -q Press "$work/serve-55641.log" && grep -q Press "$work/serve-55642.log"; do sleep 1; done
+for port in $backs; do until grep -q Press "$work/serve-$port.log"; do sleep 1; done; done
 sleep 1
-echo http://127.0.0.1:55640
+echo "http://127.0.0.1:$front"

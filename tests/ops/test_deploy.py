@@ -54,8 +54,9 @@ def _wait_for_port(port: int, process: subprocess.Popen) -> None:
 
 
 @pytest.fixture
-def proxied(tmp_path):
-    """The base URL of nginx in front of two app processes on one PostgreSQL database, and nginx's access log."""
+def proxied(tmp_path, request):
+    """The base URL of nginx in front of two app processes on one PostgreSQL database, and nginx's access log.
+    Parametrized indirectly, a dict of lines of the shipped configuration and what to put in their place."""
     database = os.environ.get("TEST_DATABASE_URL")
     nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
     _needs("PostgreSQL (TEST_DATABASE_URL)", database)
@@ -77,6 +78,9 @@ def proxied(tmp_path):
             .replace("listen 80;", f"listen 127.0.0.1:{listen};")
             .replace("/var/log/nginx/cryptid-companion.log cryptid_redacted", f"{log} cryptid_test")
             .replace("/var/log/nginx/cryptid-companion.error.log", str(tmp_path / "site-error.log")))
+    for line, replacement in getattr(request, "param", {}).items():
+        assert line in site, "the shipped configuration changed shape"
+        site = site.replace(line, replacement)
     assert site.count(str(backends[0])) == 1 and str(log) in site, "the shipped configuration changed shape"
     (tmp_path / "nginx.conf").write_text(
         f"daemon off; pid {tmp_path}/nginx.pid; error_log {tmp_path}/error.log; worker_processes 1;\n"
@@ -241,3 +245,69 @@ def test_the_logs_hold_no_token_after_a_game_of_each_kind(proxied, tmp_path):
     for token in tokens:
         assert token not in logged, "a token reached the proxy's access log"
         assert token not in errors, "a token reached the proxy's error log"
+
+
+def _hold(base: str, path: str, etag: str | None = None) -> socket.socket:
+    """A request sent and left unread: a live update held open, as a phone holds one."""
+    connection = socket.create_connection(("127.0.0.1", urllib.parse.urlsplit(base).port), timeout=40)
+    known = f"If-None-Match: {etag}\r\n" if etag else ""
+    connection.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{known}\r\n".encode())
+    return connection
+
+
+@pytest.mark.parametrize("proxied", [{"limit_conn cryptid_live_updates 300;": "limit_conn cryptid_live_updates 2;"}],
+                         indirect=True)
+def test_nginx_caps_the_live_updates_one_address_holds_and_nothing_else(proxied):
+    """The shipped per-address cap on held live updates (300; here 2): the next one is refused by nginx itself
+    with a 429 and Retry-After, never reaching the app, while pages and moves from that address still answer."""
+    base, log, _, _ = proxied
+    host = Browser(base)
+    status, text = host.call("POST", "/api/tables", {"players": 3, "advanced": False})
+    assert status == 201
+    table = json.loads(text)
+    play = "/api/seats/" + urllib.parse.urlsplit(table["seats"][0]["url"]).path.rsplit("/", 1)[1] + "/play"
+    version = json.loads(host.call("GET", play)[1])["version"]
+    public_live = f"/games/{table['code']}/live"
+    with urllib.request.urlopen(base + public_live, timeout=40) as fragment:
+        etag = fragment.headers["ETag"]
+    held = [_hold(base, f"{play}?wait={version}"), _hold(base, public_live, etag)]
+    try:
+        assert host.call("GET", play)[0] == 200  # answered after nginx took in the held requests before it
+        public_wait = f"/api/tables/{table['code']}/play?wait={version}"
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(base + public_wait, timeout=40)
+        assert refused.value.code == 429 and refused.value.headers["Retry-After"] == "5"
+        assert host.call("GET", f"{play}?wait={version}")[0] == 429
+        host_live = "/h/" + urllib.parse.urlsplit(table["host_url"]).path.rsplit("/", 1)[1] + "/live"
+        assert host.call("GET", host_live)[0] == 429
+        assert host.call("GET", f"/games/{table['code']}")[0] == 200  # a page is no live update
+        status, _ = host.call("POST", play, {"action": "name", "name": "Ana"})  # a move, which ends the held waits
+        assert status == 200
+        for connection in held:
+            assert connection.recv(12) == b"HTTP/1.1 200"
+    finally:
+        for connection in held:
+            connection.close()
+    # Refused by nginx itself (no upstream address in the log line), and only those three.
+    refusals = [line for line in log.read_text().splitlines() if line.endswith(" 429")]
+    assert sorted(refusals) == sorted([f'- "GET {public_wait}" 429', '- "GET /api/seats/<token>/play" 429',
+                                       '- "GET /h/<token>/live" 429'])
+
+
+@pytest.mark.parametrize("proxied", [{"rate=60r/s;": "rate=1r/m;",
+                                      "limit_req zone=cryptid_live_asks burst=300": "limit_req zone=cryptid_live_asks burst=1"}],
+                         indirect=True)
+def test_nginx_refuses_live_updates_asked_too_often_from_one_address(proxied):
+    """The shipped rate of live updates per address (60 a second, a burst of 300; here 1 a minute, a burst of 1):
+    past it nginx answers 429 with Retry-After itself, while the address's other requests still answer."""
+    base, log, _, _ = proxied
+    host = Browser(base)
+    status, text = host.call("POST", "/api/tables", {"players": 3, "advanced": False})
+    assert status == 201
+    live = f"/games/{json.loads(text)['code']}/live"  # without If-None-Match: answered at once
+    assert [host.call("GET", live)[0] for _ in range(2)] == [200, 200]
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(base + live, timeout=40)
+    assert refused.value.code == 429 and refused.value.headers["Retry-After"] == "5"
+    assert host.call("GET", live.removesuffix("/live"))[0] == 200
+    assert [line for line in log.read_text().splitlines() if line.endswith(" 429")] == [f'- "GET {live}" 429']

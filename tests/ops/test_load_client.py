@@ -1,6 +1,7 @@
 """The HTTP client every load command drives the site with, against a small real server on loopback."""
 
 import json
+import select
 import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -25,6 +26,9 @@ class Site_(BaseHTTPRequestHandler):
                 self._answer(200, b"panel", [("ETag", '"v1"')])
         elif self.path == "/echo":
             self._echo(b"")
+        elif self.path == "/then-close":  # answered, then the connection closed, as an idle timeout closes it
+            self._echo(b"")
+            self.close_connection = True
         else:
             self._answer(404, b"missing")
 
@@ -81,6 +85,19 @@ def test_forms_and_json_are_sent_as_a_browser_and_a_phone_send_them(site):
     assert form["content_type"] == "application/x-www-form-urlencoded" and form["body"] == "csrf_token=t+o&players=5"
     move = client.request("POST", "/echo", json_body={"action": "name", "name": "P1"}).json()
     assert move["content_type"] == "application/json" and json.loads(move["body"]) == {"action": "name", "name": "P1"}
+
+
+def test_a_connection_the_server_closed_is_not_reused_for_the_next_request(site):
+    """The server may close a kept-alive connection between requests (serve does after 10 silent seconds): the
+    next request, a body included, goes on a new connection instead of into a broken pipe."""
+    tally = Tally()
+    client = Client(site, tally)
+    first = client.request("GET", "/then-close").json()
+    select.select([client.connection.sock], [], [], 10)  # until the server's close has arrived (bounds a hang)
+    move = client.request("POST", "/echo", json_body={"action": "name", "name": "P1"})
+    assert move.ok and json.loads(move.json()["body"]) == {"action": "name", "name": "P1"}
+    assert move.json()["client_port"] != first["client_port"]
+    assert tally.errors == []
 
 
 def test_an_etag_sent_back_is_answered_304(site):

@@ -14,6 +14,7 @@ import http.client
 import json
 import os
 import random
+import select
 import socket
 import subprocess
 import sys
@@ -124,7 +125,8 @@ class Site:
 
 class Client:
     """One phone or screen: one keep-alive connection, so one thread at a time; the cookies the site set, sent
-    back as a browser would; every request timed into a Tally."""
+    back as a browser would; every request timed into a Tally. A kept-alive connection the server has closed
+    meanwhile (it closes one silent for 10 s) is not reused: a new one is opened, as browsers and urllib3 do."""
 
     def __init__(self, site: Site, tally: Tally) -> None:
         self.connection = http.client.HTTPConnection(site.host, site.port, timeout=REQUEST_TIMEOUT_SECONDS)
@@ -154,6 +156,8 @@ class Client:
         elif json_body is not None:
             body = json.dumps(json_body)
             headers["Content-Type"] = "application/json"
+        if _closed_by_server(self.connection.sock):
+            self.connection.close()  # the next line connects again
         start = time.perf_counter()
         try:
             self.connection.request(method, path, body=body, headers=headers)
@@ -171,6 +175,15 @@ class Client:
         ok = answer.status in expect
         self.tally.record(None if long_poll else seconds, None if ok else f"{method} {path}: HTTP {answer.status}")
         return Response(answer.status, answer.headers, data, seconds, ok)  # header names match in any case
+
+
+def _closed_by_server(connection: socket.socket | None) -> bool:
+    """Whether a kept-alive connection between requests has something to read: the server's close (or bytes no
+    request asked for), so a request sent on it would be lost, a body half-written into a broken pipe."""
+    if connection is None:
+        return False
+    readable, _, _ = select.select([connection], [], [], 0)
+    return bool(readable)
 
 
 @contextlib.contextmanager
@@ -241,5 +254,6 @@ def report_errors(tally: Tally) -> None:
         print("  error:", error, flush=True)
     if any("HTTP 429" in error for error in tally.errors):
         limits = " ".join(f'{name}="{value}"' for name, value in LOAD_LIMITS.items())
-        print(f"  (429: the server's per-address rate limits; start it with {limits} for a load run)", flush=True)
+        print(f"  (429: per-address limits: the server's (start it with {limits} for a load run), or through the "
+              "shipped nginx its own, such as 300 live updates held per address: deploy/nginx.conf)", flush=True)
     print(machine_line(), flush=True)

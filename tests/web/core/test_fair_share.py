@@ -7,13 +7,13 @@ import threading
 import time
 
 import pytest
-from sqlalchemy import create_engine
+from sqlalchemy import create_engine, event
 
-from companion.web.core.db import db
+from companion.web.core.db import POOL_SIZE, db
 from companion.web.core.errors import MESSAGES
 from companion.web.core.fairshare import WorkSlots
 from companion.web.core.i18n import COOKIE
-from tests.helpers import GOLDEN
+from tests.helpers import GOLDEN, make_app
 
 CODE = GOLDEN[2]["code"]
 
@@ -56,6 +56,28 @@ def test_an_address_holding_its_share_gets_a_429_at_once_and_others_do_not(app):
             thread.join()
     assert client.get("/").status_code == 200
     assert not shares.counts
+
+
+def test_a_burst_on_postgresql_opens_no_connection_beyond_those_the_pool_keeps(postgresql_url, tmp_path):
+    """Requests at work (and the live watcher) fit in the connections a worker keeps open: a burst of requests
+    at once opens none to be closed again after its request (with 15 at work, a minute of attack opened over
+    200), whatever the number waiting their turn."""
+    app = make_app(postgresql_url, tmp_path)
+    client = app.test_client()
+    code = refereed_table(client)["code"]
+    opened = []
+    with app.app_context():
+        event.listen(db.engine, "connect", lambda *_: opened.append(1))
+        db.engine.dispose()  # from here on, every connection is opened under the burst
+    answers = []
+    burst = [threading.Thread(target=lambda: answers.append(app.test_client().get(f"/api/tables/{code}/play").status_code))
+             for _ in range(60)]
+    for thread in burst:
+        thread.start()
+    for thread in burst:
+        thread.join()
+    assert answers == [200] * 60
+    assert 1 <= len(opened) <= POOL_SIZE
 
 
 def test_a_waiting_live_update_gives_its_work_slot_to_others(app):
