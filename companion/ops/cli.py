@@ -182,6 +182,11 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
         help="idle days; 0 purges every game (default: COMPANION_PURGE_AFTER_DAYS, else 30)",
     )
 
+    command(
+        "computers", "Take the computer players' turns at every table of the site's database (serve starts this "
+        "beside its web workers; run it yourself under another server).", _run_computers,
+    )
+
     server = default_server()
     serve = command("serve", "Run the web site on a production server.", _run_serve)
     serve.add_argument(
@@ -325,6 +330,18 @@ def _run_purge(args) -> int:
     with app.app_context():
         removed = purge_idle(args.days if args.days is not None else app.config["PURGE_AFTER_DAYS"])
     print(f"Purged {removed} idle game(s).")
+    return 0
+
+
+def _run_computers(args) -> int:
+    from companion.web.core.config import ConfigurationError
+
+    from .server import run_computer_players
+
+    try:
+        run_computer_players()
+    except ConfigurationError as exc:
+        return _error(exc, 1)
     return 0
 
 

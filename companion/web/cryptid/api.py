@@ -17,7 +17,9 @@ from companion.web.core.store import Conflict
 from companion.web.cryptid.tokens import host_token
 
 from .common import game_or_404, seat_game, seat_url
+from .computers import LEVEL_NAMES, computer_seats
 from .dealing import dealer
+from .play import COMPUTER_SEAT
 from .refereed import create_refereed, is_refereed, load_play, submit
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -57,7 +59,31 @@ def _bad_json(error: BadJson):
 
 
 def _play_view(game, state, seat=None) -> dict:
-    return {"code": game.code} | view(state, seat, gettext).to_json()
+    """A state of section 8.6, each seat with its computer player's level (null for a person)."""
+    data = {"code": game.code} | view(state, seat, gettext).to_json()
+    computers = computer_seats(game.code)
+    for entry in data["seats"]:
+        entry["computer"] = computers.get(entry["seat"])
+    return data
+
+
+def _computers(value, players: int) -> dict[int, str]:
+    """The request's "computers": [{"seat": S, "level": L}, ...], as {seat: level}; BadJson for anything else."""
+    if value is None:
+        return {}
+    problem = gettext('"computers" must be a list of {"seat": S, "level": "beginner", "solid" or "expert"}, '
+                      'one per computer seat, leaving at least one seat to a person.')
+    if not isinstance(value, list):
+        raise BadJson(problem)
+    levels = {}
+    for entry in value:
+        if (not isinstance(entry, dict) or set(entry) != {"seat", "level"} or type(entry["seat"]) is not int
+                or not 1 <= entry["seat"] <= players or entry["level"] not in LEVEL_NAMES or entry["seat"] in levels):
+            raise BadJson(problem)
+        levels[entry["seat"]] = entry["level"]
+    if len(levels) >= players:
+        raise BadJson(problem)
+    return levels
 
 
 @bp.post("/tables")
@@ -66,16 +92,19 @@ def create_table():
     """A refereed game on a new map, started at once: its code, the host's and public URLs and the seats'."""
     data = _json_body()
     players, advanced = data.get("players"), data.get("advanced", False)
-    if type(players) is not int or players not in PLAYER_COUNTS or not isinstance(advanced, bool) or set(data) - {"players", "advanced"}:
+    if type(players) is not int or players not in PLAYER_COUNTS or not isinstance(advanced, bool) or set(data) - {"players", "advanced", "computers"}:
         raise BadJson(gettext('Send {"players": 3, 4 or 5, "advanced": true or false}.'))
+    computers = _computers(data.get("computers"), players)
     game = dealer().new_game(players, ADVANCED if advanced else NORMAL)
-    create_refereed(game, start=True)
+    create_refereed(game, start=True, computers=computers)
     base, _ = phone_base()
     body = {
         "code": game.code,
         "host_url": base + url_for("host.screen", token=host_token(game.code)),
         "public_url": base + url_for("games.setup", code=game.code),
-        "seats": [{"seat": s, "url": seat_url(base, game.code, s)} for s in range(1, players + 1)],
+        # A computer seat has no link: nobody is to play it.
+        "seats": [{"seat": s, "computer": computers[s]} if s in computers else
+                  {"seat": s, "computer": None, "url": seat_url(base, game.code, s)} for s in range(1, players + 1)],
     }
     mark_private()
     return jsonify(body), 201
@@ -125,6 +154,8 @@ def seat_move(token: str):
     if version is not None and type(version) is not int:
         raise BadJson(gettext('"version" must be a whole number.'))
     move = api_move(seat, {k: v for k, v in data.items() if k != "version"})
+    if seat in computer_seats(game.code):
+        return jsonify(error=str(COMPUTER_SEAT)), 409
     try:
         state = submit(game, move, version)
     except IllegalMove as exc:

@@ -25,7 +25,7 @@ from companion.web.core.store import (
 )
 
 from .head import TableHead, read_head
-from .models import RefereedTable
+from .models import ComputerSeat, RefereedTable
 
 
 def is_refereed(game: Game, head: TableHead | None = None) -> bool:
@@ -40,13 +40,17 @@ def next_refereed_code(game: Game) -> str | None:
     return record.next_code if record else None
 
 
-def create_refereed(game: Game, start: bool = False, previous: Game | None = None) -> State:
-    """Make `game` a refereed table (idempotent); with start, draw the first player and begin at once."""
+def create_refereed(game: Game, start: bool = False, previous: Game | None = None,
+                    computers: dict[int, str] | None = None) -> State:
+    """Make `game` a refereed table (idempotent); with start, draw the first player and begin at once.
+    `computers`: the seats computer players take, with their levels (section 9)."""
     try:
         with writing():
             touch(game.code)
             if db.session.get(RefereedTable, game.code) is None:
                 db.session.add(RefereedTable(code=game.code))
+            for seat, level in sorted((computers or {}).items()):
+                db.session.merge(ComputerSeat(code=game.code, seat=seat, level=level))
             if previous is not None:  # touched too, so that the phones still on it hear of the next game
                 touch(previous.code)
                 db.session.execute(update(RefereedTable).where(RefereedTable.code == previous.code).values(next_code=game.code))
