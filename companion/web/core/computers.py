@@ -70,9 +70,9 @@ class Worker:
     of seconds), unless the game moved on meanwhile. Nothing is kept but the due times: after a restart every
     owed turn is simply seen again."""
 
-    def __init__(self, app: Flask) -> None:
+    def __init__(self, app: Flask, pause: tuple[float, float] | None = None) -> None:
         self.app = app
-        low, high = app.config.get("COMPUTER_PAUSE", DEFAULT_PAUSE)
+        low, high = pause or app.config.get("COMPUTER_PAUSE", DEFAULT_PAUSE)
         self.pause = (float(low), float(high))
         self.due: dict[tuple[str, Hashable], float] = {}
         self.stopping = threading.Event()
@@ -109,9 +109,9 @@ class Worker:
         self.stopping.set()
 
 
-def start_thread(app: Flask) -> Worker:
+def start_thread(app: Flask, pause: tuple[float, float] | None = None) -> Worker:
     """Run the worker in a daemon thread of this process (COMPUTER_THREAD: tests, `flask run`)."""
-    worker = Worker(app)
+    worker = Worker(app, pause)
     threading.Thread(target=worker.run, name="computer-players", daemon=True).start()
     return worker
 
