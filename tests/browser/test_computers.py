@@ -13,7 +13,6 @@ from companion.web.cryptid.refereed import load_play
 
 from .test_play import choose
 
-
 # Whether the page's live fragment shows the game at `version` or later (its ETag starts "play-<version>-").
 SHOWS_AT_LEAST = "v => Number(document.querySelector('#play').dataset.etag.split('-')[1]) >= v"
 

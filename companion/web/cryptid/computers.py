@@ -17,19 +17,27 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 
 from companion.cryptid import Game
-from companion.cryptid.agreement import HINT
+from companion.cryptid.agreement import HINT, REVEAL, STEPS
 from companion.cryptid.bots import LEVELS, choose_move
-from companion.cryptid.play import OPENING, TURNS, IllegalMove, Move, State
+from companion.cryptid.play import (
+    OPENING,
+    OVER,
+    TURNS,
+    IllegalMove,
+    Move,
+    State,
+    VoteGone,
+)
 from companion.cryptid.view import view
 from companion.web.core import computers as worker
 from companion.web.core.db import TableRecord, db, writing
 from companion.web.core.store import Conflict, reading, stamp_of, stamped_cache, touch
 
-from .agreement import load_agreement
+from .agreement import cast_vote, load_agreement
 from .dealing import dealer
 from .head import TableHead
 from .models import ComputerSeat
-from .refereed import load_play, submit
+from .refereed import load_play, settle_reveal, submit
 
 log = logging.getLogger(__name__)
 
@@ -90,8 +98,10 @@ _OWED = select(ComputerSeat.code, ComputerSeat.seat, ComputerSeat.level, TableRe
                TableRecord.changes).join(TableRecord, TableRecord.code == ComputerSeat.code)
 
 
-def pending_turns() -> list[tuple[str, int, int]]:
-    """Every turn a computer owes now, as (code, version, seat): its move, or a cube it must place."""
+def pending_turns() -> list[tuple]:
+    """Everything a computer owes its table now: its move or the cube it must place ("move", code, version,
+    seat), and its agreement where every person still playing agreed: that a seat is gone ("gone", code,
+    version, seat, target), or to a hint or the reveal ("agree", code, stamp, seat, step)."""
     tables: dict[str, tuple[str, dict[int, str]]] = {}
     with reading() as connection:
         for code, seat, level, last_activity, changes in connection.execute(_OWED):
@@ -102,36 +112,65 @@ def pending_turns() -> list[tuple[str, int, int]]:
     for code, (stamp, seats) in tables.items():
         if settled.get(code) == stamp:
             continue
-        state = _state(code, stamp)
-        if state is not None and state.phase in (OPENING, TURNS) and state.turn in seats and state.turn not in state.left:
-            owed.append((code, state.version, state.turn))
-        else:
+        found = _owed_at(code, stamp, seats)
+        owed += found
+        if not found:
             settled[code] = stamp  # nothing owed until the table changes
     return owed
 
 
-def take_turn(turn: tuple[str, int, int]) -> None:
-    """Play one owed turn, if the game still waits for it; a move that came first makes it moot."""
-    code, version, seat = turn
-    game = dealer().load(code)
-    state = load_play(game)
-    level = computer_seats(code).get(seat)
-    if state.version != version or state.turn != seat or level is None:
-        return
-    # The table's hint, once unlocked, shows on the seat's phone too.
-    hint = game.hint if HINT in load_agreement(game).unlocked else None
-    try:
-        submit(game, decide(state, seat, level, hint), version)
-    except (Conflict, IllegalMove):  # another worker played this turn first
-        log.info("computer turn %s taken elsewhere", turn)
-
-
-def _state(code: str, stamp: str) -> State | None:
+def _owed_at(code: str, stamp: str, seats: dict[int, str]) -> list[tuple]:
     try:
         game = dealer().load(code)
     except ValueError:
-        return None
-    return load_play(game, TableHead(stamp, True))
+        return []
+    head = TableHead(stamp, True)
+    state = load_play(game, head)
+    if state.phase == OVER:
+        return []
+    computers = [seat for seat in state.active_seats if seat in seats]
+    people = [seat for seat in state.active_seats if seat not in seats]
+    if state.phase in (OPENING, TURNS) and state.turn in computers:
+        return [("move", code, state.version, state.turn)]
+    owed = []
+    for target in state.active_seats:  # a vanished person: the computers agree once every other person did
+        voters, others = state.gone_votes[target - 1], [seat for seat in people if seat != target]
+        if others and all(seat in voters for seat in others):
+            owed += [("gone", code, state.version, seat, target) for seat in computers
+                     if seat != target and seat not in voters]
+    agreement = load_agreement(game, head)
+    for step in STEPS:  # a hint or the reveal: the computers agree once every person asked for it
+        voters = agreement.voters(step)
+        if step not in agreement.unlocked and agreement.is_open(step) and people and set(people) <= voters:
+            owed += [("agree", code, stamp, seat, step) for seat in computers if seat not in voters]
+    return owed
+
+
+def take_turn(turn: tuple) -> None:
+    """Take one owed turn, if the table still waits for it; a move that came first makes it moot."""
+    kind, code, position, seat, *rest = turn
+    game = dealer().load(code)
+    level = computer_seats(code).get(seat)
+    if level is None:
+        return
+    if kind == "agree":
+        if REVEAL in cast_vote(game, seat, rest[0]).unlocked:
+            settle_reveal(game)
+        return
+    state = load_play(game)
+    if state.version != position:
+        return
+    if kind == "gone":
+        move = VoteGone(seat, rest[0])
+    elif state.turn == seat:
+        # The table's hint, once unlocked, shows on the seat's phone too.
+        move = decide(state, seat, level, game.hint if HINT in load_agreement(game).unlocked else None)
+    else:
+        return
+    try:
+        submit(game, move, position)
+    except (Conflict, IllegalMove):  # another worker took this turn first
+        log.info("computer turn %s taken elsewhere", turn)
 
 
 def _settled() -> dict[str, str]:

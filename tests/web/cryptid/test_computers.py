@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from companion.cryptid.hexgrid import hex_row_col, hexes_of
 from companion.cryptid.play import State
 from companion.cryptid.view import view
 from companion.web.core.computers import take_all_pending
@@ -248,8 +249,44 @@ def test_a_computer_decides_from_its_own_seat_view_only(site, monkeypatch):
 
     monkeypatch.setattr(computers, "view", watched_view)
     take_all_pending(site)
+    if not asked:  # the person was drawn to start: their cube first
+        state = referee_state(site, code)
+        cube = {"action": "cube", "hex": dict(zip(("row", "col"), hex_row_col(hexes_of(state.cube_choices(4))[0])))}
+        assert client.post(f"/api/seats/{seat_token(code, 4)}/play", json=cube).status_code == 200
+        take_all_pending(site)
     assert asked and all(turn == viewer for turn, viewer in asked)
     # A decision replays: the same position, seat and level give the same move.
     state = referee_state(site, code)
     with site.app_context():
         assert computers.decide(state, state.turn, "expert") == computers.decide(state, state.turn, "expert")
+
+
+def test_computers_agree_once_every_person_has(site):
+    """A hint, the reveal, and that a person has vanished: the computers follow the people's agreement."""
+    client = site.test_client()
+    data = client.post("/api/tables", json={"players": 5, "computers": [
+        {"seat": s, "level": "beginner"} for s in (3, 4, 5)]}).get_json()
+    code = data["code"]
+    first, second = (seat_token(code, seat) for seat in (1, 2))
+    take_all_pending(site)
+    assert client.post(f"/s/{first}/votes/hint").status_code in (200, 303)
+    take_all_pending(site)
+    with site.app_context():
+        from companion.web.cryptid.agreement import load_agreement
+
+        assert "hint" not in load_agreement(site.extensions["dealer"].load(code)).unlocked  # seat 2 has not asked
+    client.post(f"/s/{second}/votes/hint")
+    take_all_pending(site)
+    with site.app_context():
+        assert "hint" in load_agreement(site.extensions["dealer"].load(code)).unlocked
+    # Seat 1 marks seat 2 gone: the computers, the only others still playing, agree.
+    state = referee_state(site, code)
+    assert client.post(f"/api/seats/{first}/play", json={"action": "vote_gone", "seat": 2}).status_code == 200
+    take_all_pending(site)
+    state = referee_state(site, code)
+    assert 2 in state.left
+    # The reveal: seat 1 asks, the computers agree, and the game ends with no winner.
+    client.post(f"/s/{first}/votes/reveal")
+    take_all_pending(site)
+    state = referee_state(site, code)
+    assert state.phase == "over" and state.winner is None
