@@ -145,6 +145,11 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
         help="refereed tables instead: 5 phones each holding a live-update request, a move every few seconds",
     )
     load.add_argument(
+        "--computers", action="store_true",
+        help="refereed tables of one phone against four computer players instead (100 tables is the target); "
+        "reports the move-to-phone latency of the computers' moves",
+    )
+    load.add_argument(
         "--hold", type=_at_least(1), metavar="N",
         help="instead: N phones each holding a live-update request at once, while the site is probed "
         "(default: off; 1000 is the target)",
@@ -300,6 +305,12 @@ def _run_load(args) -> int:
         from .load.held_updates import run_held_updates
 
         result = run_held_updates(args.hold, args.seconds, args.url)
+    elif args.computers:
+        if args.url:
+            raise SystemExit("--computers starts its own server (it reads the moves' times from its database): leave out --url")
+        from .load.computer_tables import run_computer_tables
+
+        result = run_computer_tables(args.tables, args.seconds)
     elif args.play:
         from .load.refereed_tables import run_refereed_tables
 
