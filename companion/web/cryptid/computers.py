@@ -31,7 +31,7 @@ from companion.cryptid.play import (
 from companion.cryptid.view import view
 from companion.web.core import computers as worker
 from companion.web.core.db import TableRecord, db, writing
-from companion.web.core.store import Conflict, reading, stamp_of, stamped_cache, touch
+from companion.web.core.store import Conflict, reading, stamp_of, touch
 
 from .agreement import cast_vote, load_agreement
 from .dealing import dealer
@@ -44,7 +44,6 @@ log = logging.getLogger(__name__)
 # The levels a table may choose, weakest first, with their plain names (bots.LEVELS has the strategies).
 LEVEL_NAMES = {"beginner": lazy_gettext("beginner"), "solid": lazy_gettext("solid"), "expert": lazy_gettext("expert")}
 DEFAULT_LEVEL = "solid"
-assert set(LEVEL_NAMES) == set(LEVELS)
 
 
 class SeatNotFree(Exception):
@@ -54,20 +53,17 @@ class SeatNotFree(Exception):
 _SEATS = select(ComputerSeat.seat, ComputerSeat.level).where(ComputerSeat.code == bindparam("code"))
 
 
-def computer_seats(code: str, stamp: str | None = None) -> dict[int, str]:
-    """The table's computer seats and their levels; remembered per table stamp when the caller read one."""
-    def load() -> dict[int, str]:
-        with reading() as connection:
-            return dict(connection.execute(_SEATS, {"code": code}).all())
-
-    return load() if stamp is None else stamped_cache().get("computers", code, stamp, load)
+def computer_seats(code: str) -> dict[int, str]:
+    """The table's computer seats and their levels, in one indexed read."""
+    with reading() as connection:
+        return dict(connection.execute(_SEATS, {"code": code}).all())
 
 
 def hand_over(game: Game, state: State, seat: int, level: str) -> None:
     """The host hands a seat still in the game to a computer player; SeatNotFree when it cannot be."""
     if level not in LEVELS or not 1 <= seat <= game.players:
         raise ValueError(level)
-    if state.phase == "over" or seat in state.left or seat in computer_seats(game.code):
+    if state.phase == OVER or seat in state.left or seat in computer_seats(game.code):
         raise SeatNotFree(seat)
     try:
         with writing():
@@ -80,7 +76,7 @@ def hand_over(game: Game, state: State, seat: int, level: str) -> None:
 def labelled_names(names: dict[int, str], computers: dict[int, str], gettext) -> dict[int, str]:
     """Seat names with the computer mark and level on computer seats, for every place a seat is named."""
     return {
-        seat: gettext("%(name)s (computer, %(level)s)", name=name, level=gettext(str(LEVEL_NAMES[computers[seat]])))
+        seat: gettext("%(name)s (computer, %(level)s)", name=name, level=str(LEVEL_NAMES[computers[seat]]))
         if seat in computers else name
         for seat, name in names.items()
     }
