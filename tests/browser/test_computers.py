@@ -27,7 +27,7 @@ def computer_worker(live_app):
 def test_a_solo_game_against_the_computer_to_the_end(phone, live_server, live_app, computer_worker):
     phone.goto(live_server + "/")
     solo = phone.locator(".solo-card")
-    solo.locator(".segmented label", has_text="4").click()
+    solo.locator(".opponents label", has_text="4").click()
     solo.get_by_label("Their level").select_option("beginner")
     solo.get_by_role("button", name="Play against the computer").click()
     phone.wait_for_url(re.compile(r"/s/[^/]+$"))
