@@ -145,6 +145,11 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
         help="refereed tables instead: 5 phones each holding a live-update request, a move every few seconds",
     )
     load.add_argument(
+        "--computers", action="store_true",
+        help="refereed tables of one phone against four computer players instead (100 tables is the target); "
+        "reports the move-to-phone latency of the computers' moves",
+    )
+    load.add_argument(
         "--hold", type=_at_least(1), metavar="N",
         help="instead: N phones each holding a live-update request at once, while the site is probed "
         "(default: off; 1000 is the target)",
@@ -180,6 +185,11 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     purge.add_argument(
         "--days", type=_at_least(0), metavar="D",
         help="idle days; 0 purges every game (default: COMPANION_PURGE_AFTER_DAYS, else 30)",
+    )
+
+    command(
+        "computers", "Take the computer players' turns at every table of the site's database (serve starts this "
+        "beside its web workers; run it yourself under another server).", _run_computers,
     )
 
     server = default_server()
@@ -295,6 +305,12 @@ def _run_load(args) -> int:
         from .load.held_updates import run_held_updates
 
         result = run_held_updates(args.hold, args.seconds, args.url)
+    elif args.computers:
+        if args.url:
+            raise SystemExit("--computers starts its own server (it reads the moves' times from its database): leave out --url")
+        from .load.computer_tables import run_computer_tables
+
+        result = run_computer_tables(args.tables, args.seconds)
     elif args.play:
         from .load.refereed_tables import run_refereed_tables
 
@@ -325,6 +341,18 @@ def _run_purge(args) -> int:
     with app.app_context():
         removed = purge_idle(args.days if args.days is not None else app.config["PURGE_AFTER_DAYS"])
     print(f"Purged {removed} idle game(s).")
+    return 0
+
+
+def _run_computers(args) -> int:
+    from companion.web.core.config import ConfigurationError
+
+    from .server import run_computer_players
+
+    try:
+        run_computer_players()
+    except ConfigurationError as exc:
+        return _error(exc, 1)
     return 0
 
 

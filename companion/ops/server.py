@@ -18,6 +18,7 @@ import os
 import select
 import signal
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -103,6 +104,7 @@ def serve(
     site = create_app() if server == "waitress" else None  # granian's workers each build their own
     listener = listen(host, port, accept=server == "waitress")  # granian opens its own sockets
     print(banner(host, port, public_url, lan_address(), server, workers, threads, str(instance)), flush=True)
+    start_computer_players()
     if server == "granian":
         _run_granian(listener, workers, threads)
     else:
@@ -230,6 +232,28 @@ def _run_granian(listener: socket.socket, workers: int, threads: int) -> None:
         workers_kill_timeout=STOP_SECONDS,
         log_level=LogLevels.warning,
     ).serve()
+
+
+def start_computer_players() -> subprocess.Popen:
+    """The computer players' worker, a process of its own beside the web workers (docs/cryptid-bots.md): its
+    decisions, up to hundreds of milliseconds of pure Python, never hold a web worker's interpreter lock. It
+    leaves with this process, like the web workers; a `serve` started again starts it again, and it takes
+    every turn still owed at once."""
+    return subprocess.Popen([sys.executable, "-m", "companion", "computers"])
+
+
+def run_computer_players() -> None:
+    """`python -m companion computers`: take computer turns until stopped."""
+    _leave_with_parent()
+    from companion.web.core.app import create_app
+    from companion.web.core.computers import Worker
+
+    worker = Worker(create_app())
+    signal.signal(signal.SIGTERM, lambda *_: worker.stop())
+    try:
+        worker.run()
+    except KeyboardInterrupt:
+        pass
 
 
 def worker_site() -> Flask:

@@ -71,7 +71,7 @@ def test_bad_arguments_are_usage_errors(capsys):
     assert exit_info.value.code == 2
 
 
-COMMANDS = ["new", "show", "next", "bench", "bots", "load", "fuzz", "purge", "serve"]
+COMMANDS = ["new", "show", "next", "bench", "bots", "load", "fuzz", "purge", "computers", "serve"]
 
 
 def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:

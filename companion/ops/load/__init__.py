@@ -2,7 +2,8 @@
 client per simulated phone or screen; the threads they run on; and the report of errors.
 
 The runs themselves: box_tables (`load`: box-game tables, host screens and seat pages), refereed_tables
-(`load --play`: the site referees, phones hold live updates and move) and held_updates (`load --hold N`: N live
+(`load --play`: the site referees, phones hold live updates and move), computer_tables (`load --play
+--computers`: one phone against four computer players per table) and held_updates (`load --hold N`: N live
 updates held at once while the site is probed). Standard library only, so the client costs little of the
 machine it shares with the server.
 """
@@ -22,7 +23,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from urllib.parse import urlencode, urlsplit
 
 from companion.web.core.network import is_local_host
@@ -121,6 +122,7 @@ class Site:
     url: str
     host: str
     port: int
+    instance: str | None = None  # the instance folder of a server this run started (its SQLite database)
 
 
 class Client:
@@ -194,7 +196,8 @@ def server_under_load(url: str | None, limits: dict = LOAD_LIMITS) -> Iterator[S
         yield _loopback(url)
         return
     port = _free_port()
-    environment = dict(os.environ, COMPANION_INSTANCE_PATH=tempfile.mkdtemp(prefix="companion-load-"), **limits)
+    instance = tempfile.mkdtemp(prefix="companion-load-")
+    environment = dict(os.environ, COMPANION_INSTANCE_PATH=instance, **limits)
     server = subprocess.Popen(
         [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port)],
         env=environment,
@@ -203,7 +206,7 @@ def server_under_load(url: str | None, limits: dict = LOAD_LIMITS) -> Iterator[S
     )
     try:
         _wait_until_listening(server, port)
-        yield _loopback(f"http://127.0.0.1:{port}")
+        yield replace(_loopback(f"http://127.0.0.1:{port}"), instance=instance)
     finally:
         server.terminate()
         try:

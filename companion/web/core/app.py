@@ -63,6 +63,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         assets,
         claims,
         compression,
+        computers,
         db,
         errors,
         fairshare,
@@ -89,6 +90,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     errors.init_app(app)
     for game in games:
         game.init_app(app)
+    computers.init_app(app)  # after the games registered their computer players
     return app
 
 

@@ -88,6 +88,18 @@ def _count(name: str, value: str) -> int:
     return int(value)
 
 
+def _pause(name: str, value: str) -> tuple[float, float]:
+    """Seconds a computer player waits before it moves: "1.5-3" (at random between the two) or "2"."""
+    low, _, high = value.strip().partition("-")
+    try:
+        pause = (float(low), float(high or low))
+    except ValueError:
+        pause = (-1.0, -1.0)
+    if not all(0 <= seconds <= 60 for seconds in pause) or pause[0] > pause[1]:
+        raise ConfigurationError(f"{name} must be seconds such as 1.5-3 or 2 (at most 60), not {value!r}.")
+    return pause
+
+
 def _storage_uri(name: str, value: str) -> str:
     if "://" not in value:
         raise ConfigurationError(
@@ -107,6 +119,7 @@ ENVIRONMENT_SETTINGS = {
     "BODIES_PER_ADDRESS": _count,
     "WORKING_REQUESTS": _count,
     "RATE_LIMIT_STORAGE": _storage_uri,
+    "COMPUTER_PAUSE": _pause,
 }
 
 

@@ -23,8 +23,10 @@ from companion.web.core.store import Conflict
 from companion.web.cryptid.tokens import host_token
 
 from .common import game_or_404, seat_game, seat_url
+from .computers import LEVEL_NAMES, computer_seats
 from .dealing import dealer
 from .notebook import game_review, notebook_json, review_json, seat_notebook
+from .play import COMPUTER_SEAT
 from .refereed import create_refereed, has_notebook, is_refereed, load_play, submit
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -64,15 +66,38 @@ def _bad_json(error: BadJson):
 
 
 def _play_view(game, state, seat=None) -> dict:
-    """docs/cryptid-play.md section 8.6: the viewer's state, the seat's notebook at a table that chose it (null
-    otherwise, and once the game is over), and the after-game review once it is over (null before)."""
+    """docs/cryptid-play.md section 8.6: the viewer's state, each seat with its computer player's level (null for a
+    person), the seat's notebook at a table that chose it (null otherwise, and once the game is over), and the
+    after-game review once it is over (null before)."""
     seen = view(state, seat, gettext)
     data = {"code": game.code} | seen.to_json()
+    computers = computer_seats(game.code)
+    for entry in data["seats"]:
+        entry["computer"] = computers.get(entry["seat"])
     if seat is not None:
         running = seen.phase not in ("lobby", OVER)
         data["notebook"] = notebook_json(seat_notebook(game, seen) if running and has_notebook(game) else None)
     data["review"] = review_json(game_review(game, state))
     return data
+
+
+def _computers(value, players: int) -> dict[int, str]:
+    """The request's "computers": [{"seat": S, "level": L}, ...], as {seat: level}; BadJson for anything else."""
+    if value is None:
+        return {}
+    problem = gettext('"computers" must be a list of {"seat": S, "level": "beginner", "solid" or "expert"}, '
+                      'one per computer seat, leaving at least one seat to a person.')
+    if not isinstance(value, list):
+        raise BadJson(problem)
+    levels = {}
+    for entry in value:
+        if (not isinstance(entry, dict) or set(entry) != {"seat", "level"} or type(entry["seat"]) is not int
+                or not 1 <= entry["seat"] <= players or entry["level"] not in LEVEL_NAMES or entry["seat"] in levels):
+            raise BadJson(problem)
+        levels[entry["seat"]] = entry["level"]
+    if len(levels) >= players:
+        raise BadJson(problem)
+    return levels
 
 
 @bp.post("/tables")
@@ -81,18 +106,22 @@ def create_table():
     """A refereed game on a new map, started at once: its code, the host's and public URLs and the seats'."""
     data = _json_body()
     players, advanced = data.get("players"), data.get("advanced", False)
-    if type(players) is not int or players not in PLAYER_COUNTS or not isinstance(advanced, bool) or set(data) - {"players", "advanced", "notebook"}:
+    if (type(players) is not int or players not in PLAYER_COUNTS or not isinstance(advanced, bool)
+            or set(data) - {"players", "advanced", "notebook", "computers"}):
         raise BadJson(gettext('Send {"players": 3, 4 or 5, "advanced": true or false}.'))
     if not isinstance(data.get("notebook", False), bool):
         raise BadJson(gettext('"notebook" must be true or false.'))
+    computers = _computers(data.get("computers"), players)
     game = dealer().new_game(players, ADVANCED if advanced else NORMAL)
-    create_refereed(game, start=True, notebook=data.get("notebook", False))
+    create_refereed(game, start=True, notebook=data.get("notebook", False), computers=computers)
     base, _ = phone_base()
     body = {
         "code": game.code,
         "host_url": base + url_for("host.screen", token=host_token(game.code)),
         "public_url": base + url_for("games.setup", code=game.code),
-        "seats": [{"seat": s, "url": seat_url(base, game.code, s)} for s in range(1, players + 1)],
+        # A computer seat has no link: nobody is to play it.
+        "seats": [{"seat": s, "computer": computers[s]} if s in computers else
+                  {"seat": s, "computer": None, "url": seat_url(base, game.code, s)} for s in range(1, players + 1)],
     }
     mark_private()
     return jsonify(body), 201
@@ -142,6 +171,8 @@ def seat_move(token: str):
     if version is not None and type(version) is not int:
         raise BadJson(gettext('"version" must be a whole number.'))
     move = api_move(seat, {k: v for k, v in data.items() if k != "version"})
+    if seat in computer_seats(game.code):
+        return jsonify(error=str(COMPUTER_SEAT)), 409
     try:
         state = submit(game, move, version)
     except IllegalMove as exc:

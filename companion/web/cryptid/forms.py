@@ -20,12 +20,25 @@ from companion.cryptid.text import code_error_text, no_habitat_left_text
 from companion.web.core.forms import Form
 from companion.web.core.i18n import gettext
 
+from .computers import DEFAULT_LEVEL, LEVEL_NAMES
 from .dealing import dealer
 
 PLAYER_CHOICES = [SelectChoice(2, _l("2 (variant: two clues each)")), SelectChoice(3, "3"), SelectChoice(4, "4"), SelectChoice(5, "5")]
 
 
 BOX, REFEREED = "box", "referee"
+PERSON = "person"
+SEATS = range(1, 6)
+
+
+def computer_choices() -> list[SelectChoice]:
+    """Who plays a seat: a person, or a computer player of a level."""
+    return [SelectChoice(PERSON, _l("A person"))] + [
+        SelectChoice(level, _l("Computer, %(level)s", level=name)) for level, name in LEVEL_NAMES.items()]
+
+
+def seat_field() -> SelectField:
+    return SelectField(choices=computer_choices(), default=PERSON, validate_choice=False)
 
 
 class NewGameForm(Form):
@@ -38,13 +51,31 @@ class NewGameForm(Form):
         validate_choice=False,  # a form without the field (older pages, scripts) plays with the box
     )
     notebook = BooleanField(_l("A deduction notebook on each phone"))
+    # Who plays each seat (the template names them by seat_name); only a refereed game may have computers.
+    seat1, seat2, seat3, seat4, seat5 = (seat_field() for _ in SEATS)
     submit = SubmitField(_l("Deal a new game"))
+
+    @property
+    def seats(self) -> list:
+        return [self[f"seat{seat}"] for seat in SEATS]
+
+    def computer_levels(self) -> dict[int, str]:
+        """The seats dealt to computer players, with their levels (seats beyond the player count ignored)."""
+        return {seat: field.data for seat, field in zip(SEATS, self.seats)
+                if seat <= (self.players.data or 0) and field.data in LEVEL_NAMES}
 
     def validate_how(self, field) -> None:
         if field.data not in (BOX, REFEREED, None, ""):
             raise ValidationError(_l("Not a valid choice."))
         if field.data == REFEREED and self.players.data == 2:
             raise ValidationError(_l("The app referees games of 3 to 5 players: asking needs at least two other players."))
+        if any(f.data not in (PERSON, None, "", *LEVEL_NAMES) for f in self.seats):
+            raise ValidationError(_l("Not a valid choice."))
+        computers = self.computer_levels()
+        if computers and field.data != REFEREED:
+            raise ValidationError(_l("Computer players need the app as referee."))
+        if self.players.data and len(computers) >= self.players.data:
+            raise ValidationError(_l("At least one seat must be a person."))
 
 
 def valid_game_code(form, field) -> None:
@@ -82,3 +113,14 @@ class ShowClueForm(Form):
     seat = IntegerField(validators=[InputRequired(), NumberRange(1, 5)])
     confirmed = HiddenField(default="")
 
+
+
+class SoloForm(Form):
+    """"Play against the computer": one person against 2-4 computer players, started at once."""
+
+    opponents = RadioField(_l("Computer players"), choices=[SelectChoice(n, str(n)) for n in (2, 3, 4)], coerce=int,
+                           default=3, validators=[InputRequired()])
+    level = SelectField(_l("Their level"), choices=[SelectChoice(level, name) for level, name in LEVEL_NAMES.items()],
+                        default=DEFAULT_LEVEL)
+    advanced = BooleanField(_l("Advanced mode"))
+    submit = SubmitField(_l("Play against the computer"))

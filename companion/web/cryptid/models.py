@@ -52,3 +52,14 @@ class RefereedTable(Base):
 
 
 added_column("refereed_tables", "notebook", "BOOLEAN NOT NULL DEFAULT FALSE")
+
+
+class ComputerSeat(Base):
+    """A seat of a refereed game played by a computer player of `level` (cryptid.bots.LEVELS), from the deal or
+    handed over by the host; once a computer's, the seat stays one (docs/cryptid-play.md)."""
+
+    __tablename__ = "computer_seats"
+    code: Mapped[str] = mapped_column(ForeignKey("tables.code", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    level: Mapped[str] = mapped_column(String(16))
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

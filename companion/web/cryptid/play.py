@@ -43,7 +43,7 @@ from companion.web.core import claims
 from companion.web.core.errors import error_response
 from companion.web.core.i18n import gettext, language_digits, local_digits
 from companion.web.core.live import long_poll_response
-from companion.web.core.moves import act
+from companion.web.core.moves import act, after_action
 from companion.web.core.network import listens_on_loopback, phone_base
 from companion.web.core.qr import qr_svg
 from companion.web.core.ratelimit import actions_limit, limiter
@@ -59,6 +59,13 @@ from .common import (
     map_letters,
     seat_game,
     seat_url,
+)
+from .computers import (
+    LEVEL_NAMES,
+    SeatNotFree,
+    computer_seats,
+    hand_over,
+    labelled_names,
 )
 from .diagram import board_svg, hex_center, odds_marks, piece_marks
 from .notebook import (
@@ -97,7 +104,7 @@ def view_args() -> dict:
     return {key: request.args[key][:8] for key in ("hex", "replay") if key in request.args}
 
 
-def seat_choices(seen: View, hex: int | None) -> list[dict]:
+def seat_choices(seen: View, hex: int | None, names: dict[int, str]) -> list[dict]:
     """The moves the viewing seat may make on the selected hex (the view decides which), each with the key its
     form sends (`do`) and the sentence that says what confirming does."""
     if hex is None or not seen.to_act:
@@ -108,7 +115,7 @@ def seat_choices(seen: View, hex: int | None) -> list[dict]:
         choices.append({"key": "cube", "label": gettext("Place my cube here"),
                         "confirm": gettext("Place your cube on %(place)s?", place=place)})
     for target in seen.ask_targets(hex):
-        name = seen.names[target]
+        name = names[target]
         choices.append({"key": f"ask-{target}", "label": gettext("Ask %(name)s", name=name),
                         "confirm": gettext("Ask %(name)s about %(place)s? Their clue answers at once.", name=name, place=place)})
     if seen.search_choices >> hex & 1:
@@ -138,12 +145,14 @@ def live_context(game: Game, state: State, *, seat: int | None, live_url: str, a
     choices, the log, the end; with `notebook` (a seat of a table that chose it), the seat's deduction notebook.
     Whatever depends on who is looking comes from view(state, seat) alone."""
     seen = view(state, seat, gettext)
+    computers = computer_seats(game.code)
     shown = seen  # the position on the board: the game now, or a step of its replay once it is over
     steps = replay_versions(state) if replay is not None else []
     if replay is not None and replay < len(steps):
         shown = view(State.replay(game, state_moves(state)[:steps[replay]]), seat, gettext)
     selected = selected_hex() if seat is not None and replay is None and seen.phase != OVER else None
-    names = {number: local_digits(name) for number, name in seen.names.items()}  # "Player ۳" in Persian
+    # "Player ۳" in Persian; computer players marked with their level wherever a seat is named.
+    names = {number: local_digits(name) for number, name in labelled_names(seen.names, computers, gettext).items()}
     playing = seen.phase not in ("lobby", OVER) and replay is None
     notes = seat_notebook(game, seen) if notebook and seat is not None and playing else None
     return {
@@ -154,11 +163,12 @@ def live_context(game: Game, state: State, *, seat: int | None, live_url: str, a
         "replay_total": len(steps) - 1,
         "seat": seat,
         "names": names,
+        "computers": computers,
         # Sentences with numbers in the reader's digits (Persian digits in Persian).
         "status": local_digits(pending_text(state, names, gettext)),
         "your_turn": seen.to_act,
         "selected": selected,
-        "sheet": _sheet(game, seen, selected, notes),
+        "sheet": _sheet(game, seen, selected, names, notes),
         "board": _board(game, seen, shown, selected, link, replay, notes),
         "notebook": _localized(notebook_context(notes, names)) if notes else None,
         "log": [_log_row(e, names, game) for e in shown.log],
@@ -167,7 +177,8 @@ def live_context(game: Game, state: State, *, seat: int | None, live_url: str, a
         "live_url": live_url,
         "act_url": act_url,
         "link": link,
-        "gone_candidates": _gone_candidates(state, seat),
+        "gone_candidates": _gone_candidates(state, seat, names, computers),
+        "levels": [(level, str(name)) for level, name in LEVEL_NAMES.items()],
         "votes_against": len(state.gone_votes[seat - 1]) if seat is not None and seat not in state.left else 0,
     }
 
@@ -194,12 +205,13 @@ def _localized(value):
     return value
 
 
-def _sheet(game: Game, seen: View, selected: int | None, notes: Notebook | None = None) -> dict | None:
+def _sheet(game: Game, seen: View, selected: int | None, names: dict[int, str],
+           notes: Notebook | None = None) -> dict | None:
     """The sheet a tapped hex opens: its name and terrain, what the seat's clue says of it (the view's), how
     likely the seat's notebook finds it to be the habitat, and the seat's choices there, or why it has none."""
     if selected is None:
         return None
-    choices = seat_choices(seen, selected)
+    choices = seat_choices(seen, selected, names)
     note = None
     if seen.seat in seen.left:
         note = illegal_move_text("you_left", {}, gettext)
@@ -252,7 +264,7 @@ def _results(game: Game, state: State, seen: View, names: dict[int, str]) -> dic
     could have known and what its cubes told (the review; every clue is known now)."""
     ranks = seen.ranks or {}
     review = _localized(review_rows(game, state, names))
-    rows = [{"seat": s, "name": seen.names[s], "rank": ranks.get(s),
+    rows = [{"seat": s, "name": names[s], "rank": ranks.get(s),
              "clue": " ".join(clue_text(c, gettext) for c in seen.reveal.seat_clues(s)),
              "review": review.get(s, [])} for s in seen.seats]
     return {"ranks": sorted(rows, key=lambda r: (r["rank"] or 9, r["seat"])),
@@ -260,17 +272,18 @@ def _results(game: Game, state: State, seen: View, names: dict[int, str]) -> dic
             "moves": seen.version}
 
 
-def _gone_candidates(state: State, seat: int | None) -> list[dict]:
-    """Seats the viewer may mark as gone (every other active seat; the host may mark any)."""
+def _gone_candidates(state: State, seat: int | None, names: dict[int, str], computers: dict[int, str]) -> list[dict]:
+    """Seats the viewer may mark as gone (every other active seat; the host may mark any), and whether the host
+    may hand each to a computer player instead."""
     if state.phase == OVER or (seat is not None and seat in state.left):
         return []
-    names = state.display_names(gettext)
     out = []
     for other in state.active_seats:
         if other == seat:
             continue
         voted = seat is not None and seat in state.gone_votes[other - 1]
-        out.append({"seat": other, "name": names[other], "voted": voted, "votes": len(state.gone_votes[other - 1])})
+        out.append({"seat": other, "name": names[other], "voted": voted, "votes": len(state.gone_votes[other - 1]),
+                    "computer": other in computers})
     return out
 
 
@@ -377,7 +390,13 @@ def claim_key(seat: int) -> str:
 def seat_etag(game: Game, seat: int, state: State) -> str:
     """What a seat's fragment depends on besides its view: whether this phone holds the seat, and the next game."""
     following = next_refereed_code(game) if state.phase == OVER else None
-    return f"play-{state.version}-{seat}-{claims.status(game.code, claim_key(seat))}-{following or ''}"
+    return (f"play-{state.version}-{seat}-{claims.status(game.code, claim_key(seat))}-{following or ''}"
+            f"-{computers_mark(game)}")
+
+
+def computers_mark(game: Game) -> str:
+    """The computer seats, for the ETags: a seat handed to a computer changes every page that names it."""
+    return "".join(f"{seat}{level[0]}" for seat, level in sorted(computer_seats(game.code).items()))
 
 
 def seat_context(token: str, game: Game, seat: int, state: State) -> dict:
@@ -395,7 +414,9 @@ def seat_context(token: str, game: Game, seat: int, state: State) -> dict:
     if following:
         context["next_seat_url"] = url_for("seats.seat", token=seat_token(following, seat))
     context["panel"] = seat_panel(token, game, seat) if state.phase != OVER else None
-    if seat in state.left:  # a notice: the player left, or the table marked them gone
+    if seat in context["computers"]:
+        context.update(left_notice=str(COMPUTER_SEAT), act_url=None, sheet=None, your_turn=False)
+    elif seat in state.left:  # a notice: the player left, or the table marked them gone
         left_by_choice = any(isinstance(move, Leave) and move.seat == seat for move in state_moves(state))
         context["left_notice"] = (illegal_move_text("you_left", {}, gettext) if left_by_choice else
                                   gettext("The table marked you as gone. Your clue still answers the others; you no longer take turns."))
@@ -423,15 +444,17 @@ def seat_page(token: str, game: Game, seat: int, head: TableHead | None = None):
 
 def host_etag(game: Game, state: State) -> str:
     """What the host's fragment depends on besides the public view: which seats a phone holds."""
-    return f"play-{state.version}-0-{len(claims.claimed_seats(game.code))}"
+    return f"play-{state.version}-0-{len(claims.claimed_seats(game.code))}-{computers_mark(game)}"
 
 
 def seat_cards(game: Game, state: State, base: str) -> list[dict]:
     """Every seat's link and QR code for the host, with its name, and whether a phone holds it or it left."""
-    names, held = state.display_names(gettext), claims.claimed_seats(game.code)
-    return [{"number": seat, "name": names[seat], "url": seat_url(base, game.code, seat),
-             "qr": qr_svg(seat_url(base, game.code, seat)), "left": seat in state.left,
+    held, computers = claims.claimed_seats(game.code), computer_seats(game.code)
+    names = labelled_names(state.display_names(gettext), computers, gettext)
+    return [{"number": seat, "name": local_digits(names[seat]), "left": seat in state.left, "computer": seat in computers,
              "joined": claim_key(seat) in held or state.names[seat - 1] is not None}
+            | ({} if seat in computers else {"url": seat_url(base, game.code, seat),
+                                              "qr": qr_svg(seat_url(base, game.code, seat))})
             for seat in range(1, game.players + 1)]
 
 
@@ -473,7 +496,7 @@ def public_context(game: Game, state: State) -> dict:
 
 
 def public_etag(state: State) -> str:
-    return f"play-{state.version}-0"
+    return f"play-{state.version}-0-{computers_mark(state.game)}"
 
 
 def public_page(game: Game, panel: str, head: TableHead | None = None):
@@ -505,6 +528,7 @@ def public_live(code: str):
     return live_response(game, lambda state: public_context(game, state), public_etag)
 
 
+COMPUTER_SEAT = lazy_gettext("A computer player now plays this seat.")
 SEAT_ELSEWHERE = lazy_gettext("This seat is now open on another phone. To play here, take it back first.")
 
 
@@ -515,6 +539,8 @@ def seat_act(token: str):
     mark_private()
     if claims.claim(game.code, claim_key(seat)) == claims.ELSEWHERE:
         return error_response(409, str(SEAT_ELSEWHERE))
+    if seat in computer_seats(game.code):
+        return error_response(409, str(COMPUTER_SEAT))
 
     def fragment(state):
         return render_live({**seat_context(token, game, seat, state), "etag": seat_etag(game, seat, state)})
@@ -562,3 +588,22 @@ def host_act(token: str):
 def _version(form) -> int | None:
     value = form.get("version", "")
     return int(value) if value.isascii() and value.isdigit() and len(value) <= 6 else None
+
+
+@bp.post("/h/<token>/computer")
+@limiter.limit(actions_limit)
+def host_hand_over(token: str):
+    """The host hands a seat whose player is gone (or not answering) to a computer player, which plays on with
+    that seat's clue from the next move on (docs/cryptid-play.md section 10)."""
+    game = host_game(token)
+    mark_private()
+    try:
+        seat, level = _int(request.form.get("target")), request.form.get("level", "")
+        hand_over(game, load_play(game), seat, level)
+    except SeatNotFree:
+        return error_response(409, gettext("That seat cannot be handed to a computer player now."))
+    except ValueError:
+        return error_response(400, str(MALFORMED_MOVE))
+    state = load_play(game)
+    return after_action(lambda: render_live({**host_context(token, game, state), "etag": host_etag(game, state)}),
+                        url_for("host.screen", token=token), anchor="#play")

@@ -25,7 +25,7 @@ from companion.web.core.store import (
 )
 
 from .head import TableHead, read_head
-from .models import RefereedTable
+from .models import ComputerSeat, RefereedTable
 
 
 def is_refereed(game: Game, head: TableHead | None = None) -> bool:
@@ -45,9 +45,11 @@ def has_notebook(game: Game, head: TableHead | None = None) -> bool:
     return (head or read_head(game.code)).notebook
 
 
-def create_refereed(game: Game, start: bool = False, previous: Game | None = None, notebook: bool = False) -> State:
+def create_refereed(game: Game, start: bool = False, previous: Game | None = None, notebook: bool = False,
+                    computers: dict[int, str] | None = None) -> State:
     """Make `game` a refereed table (idempotent); with start, draw the first player and begin at once.
-    notebook: each phone shows its deduction notebook (the next game of a table keeps its choice)."""
+    notebook: each phone shows its deduction notebook (the next game of a table keeps its choice);
+    `computers`: the seats computer players take, with their levels (docs/cryptid-play.md section 10)."""
     try:
         with writing():
             touch(game.code)
@@ -55,6 +57,8 @@ def create_refereed(game: Game, start: bool = False, previous: Game | None = Non
                 notebook = notebook or has_notebook(previous)
             if db.session.get(RefereedTable, game.code) is None:
                 db.session.add(RefereedTable(code=game.code, notebook=notebook))
+            for seat, level in sorted((computers or {}).items()):
+                db.session.merge(ComputerSeat(code=game.code, seat=seat, level=level))
             if previous is not None:  # touched too, so that the phones still on it hear of the next game
                 touch(previous.code)
                 db.session.execute(update(RefereedTable).where(RefereedTable.code == previous.code).values(next_code=game.code))

@@ -1,0 +1,122 @@
+"""Computer players' turns, for any game: each game registers what its computers owe the table and how to take
+one such turn; a worker takes them after a short human-like pause.
+
+The core knows no game and no engine: a game's web part calls register() with two functions. `pending()` lists
+the turns its computer players owe now, each a hashable value that names the position it was read from (so a
+turn seen again after the game moved on is a new turn); `take(turn)` decides and plays it through the game's
+own move log. Exactly once is the move log's business (its unique position and expected version): two workers
+taking the same turn both decide the same move, and the second one's insert is refused.
+
+Where the worker runs: `serve` starts it as a process of its own beside the web workers (`python -m companion
+computers`), so that a long decision never holds a web worker's interpreter lock; with COMPUTER_THREAD set
+(tests, `flask run`) each app runs it as a thread instead. docs/cryptid-bots.md says why.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable, Hashable, Iterable
+
+from flask import Flask
+
+log = logging.getLogger(__name__)
+
+POLL_SECONDS = 0.25  # how often the worker looks for turns owed (one small query per game)
+DEFAULT_PAUSE = (1.5, 3.0)  # seconds a computer "thinks" before its move shows, at random between the two
+
+
+@dataclass(frozen=True)
+class TurnKeeper:
+    """One game's computer players: the turns they owe now, and how to take one."""
+
+    name: str
+    pending: Callable[[], Iterable[Hashable]]
+    take: Callable[[Hashable], None]
+
+
+_KEEPERS: dict[str, TurnKeeper] = {}
+
+
+def register(name: str, pending: Callable[[], Iterable[Hashable]], take: Callable[[Hashable], None]) -> None:
+    """Let the worker take `name`'s computer turns (a game's init_app calls this; registering again replaces)."""
+    _KEEPERS[name] = TurnKeeper(name, pending, take)
+
+
+def keepers() -> list[TurnKeeper]:
+    return list(_KEEPERS.values())
+
+
+def take_all_pending(app: Flask, rounds: int = 1000) -> int:
+    """Take every turn owed, at once and over again until none is left (tests and the worker's catch-up);
+    returns how many were taken. `rounds` bounds a game that would never stop owing turns."""
+    taken = 0
+    with app.app_context():
+        for _ in range(rounds):
+            turns = [(keeper, turn) for keeper in keepers() for turn in keeper.pending()]
+            if not turns:
+                break
+            for keeper, turn in turns:
+                keeper.take(turn)
+                taken += 1
+    return taken
+
+
+class Worker:
+    """Takes computer turns as they fall due: a turn seen now is taken after the pause (COMPUTER_PAUSE, a pair
+    of seconds), unless the game moved on meanwhile. Nothing is kept but the due times: after a restart every
+    owed turn is simply seen again."""
+
+    def __init__(self, app: Flask, pause: tuple[float, float] | None = None) -> None:
+        self.app = app
+        low, high = pause or app.config.get("COMPUTER_PAUSE", DEFAULT_PAUSE)
+        self.pause = (float(low), float(high))
+        self.due: dict[tuple[str, Hashable], float] = {}
+        self.stopping = threading.Event()
+        self.rng = random.Random()
+
+    def step(self) -> int:
+        """Look once for owed turns, take those whose pause is over; returns how many were taken."""
+        now, taken = time.monotonic(), 0
+        with self.app.app_context():
+            owed = set()
+            for keeper in keepers():
+                try:
+                    owed.update((keeper.name, turn) for turn in keeper.pending())
+                except Exception:  # a database that is away for a moment: look again next time
+                    log.exception("computer players of %s: cannot read the turns owed", keeper.name)
+            self.due = {key: self.due.get(key, now + self.rng.uniform(*self.pause)) for key in owed}
+            for (name, turn), at in sorted(self.due.items(), key=lambda item: item[1]):
+                if at > now or self.stopping.is_set():
+                    continue
+                try:
+                    _KEEPERS[name].take(turn)
+                    taken += 1
+                except Exception:  # one table's trouble must not stop the others' computers
+                    log.exception("computer players of %s: turn %r failed", name, turn)
+                del self.due[name, turn]
+        return taken
+
+    def run(self) -> None:
+        while not self.stopping.is_set():
+            self.step()
+            self.stopping.wait(POLL_SECONDS)
+
+    def stop(self) -> None:
+        self.stopping.set()
+
+
+def start_thread(app: Flask, pause: tuple[float, float] | None = None) -> Worker:
+    """Run the worker in a daemon thread of this process (COMPUTER_THREAD: tests, `flask run`)."""
+    worker = Worker(app, pause)
+    threading.Thread(target=worker.run, name="computer-players", daemon=True).start()
+    return worker
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("COMPUTER_PAUSE", DEFAULT_PAUSE)
+    if app.config.get("COMPUTER_THREAD"):
+        app.extensions["companion.computers"] = start_thread(app)

@@ -1,0 +1,178 @@
+"""Computer players at refereed Cryptid tables (docs/cryptid-play.md section 10, docs/cryptid-bots.md): which seats
+are computers, their marks wherever a seat is named, and their turns, taken by the core's worker.
+
+A computer decides from view(state, seat), the very view its seat's phone is drawn from, with a random generator
+seeded from the game's code, the length of its move log and the seat: the same position always gets the same
+move, so a decision replays, and two workers taking the same turn make the same move (the move log keeps one).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+
+from flask import current_app
+from flask_babel import lazy_gettext
+from sqlalchemy import bindparam, select
+from sqlalchemy.exc import IntegrityError
+
+from companion.cryptid import Game
+from companion.cryptid.agreement import HINT, REVEAL, STEPS
+from companion.cryptid.bots import LEVELS, choose_move
+from companion.cryptid.play import (
+    OPENING,
+    OVER,
+    TURNS,
+    IllegalMove,
+    Move,
+    State,
+    VoteGone,
+)
+from companion.cryptid.view import view
+from companion.web.core import computers as worker
+from companion.web.core.db import TableRecord, db, writing
+from companion.web.core.store import Conflict, reading, stamp_of, touch
+
+from .agreement import cast_vote, load_agreement
+from .dealing import dealer
+from .head import TableHead
+from .models import ComputerSeat
+from .refereed import load_play, settle_reveal, submit
+
+log = logging.getLogger(__name__)
+
+# The levels a table may choose, weakest first, with their plain names (bots.LEVELS has the strategies).
+LEVEL_NAMES = {"beginner": lazy_gettext("beginner"), "solid": lazy_gettext("solid"), "expert": lazy_gettext("expert")}
+DEFAULT_LEVEL = "solid"
+
+
+class SeatNotFree(Exception):
+    """A seat that cannot be handed to a computer: it left, it is a computer already, or the game is over."""
+
+
+_SEATS = select(ComputerSeat.seat, ComputerSeat.level).where(ComputerSeat.code == bindparam("code"))
+
+
+def computer_seats(code: str) -> dict[int, str]:
+    """The table's computer seats and their levels, in one indexed read."""
+    with reading() as connection:
+        return dict(connection.execute(_SEATS, {"code": code}).all())
+
+
+def hand_over(game: Game, state: State, seat: int, level: str) -> None:
+    """The host hands a seat still in the game to a computer player; SeatNotFree when it cannot be."""
+    if level not in LEVELS or not 1 <= seat <= game.players:
+        raise ValueError(level)
+    if state.phase == OVER or seat in state.left or seat in computer_seats(game.code):
+        raise SeatNotFree(seat)
+    try:
+        with writing():
+            touch(game.code)
+            db.session.add(ComputerSeat(code=game.code, seat=seat, level=level))
+    except IntegrityError:  # handed over by a racing request: a computer's already
+        raise SeatNotFree(seat) from None
+
+
+def labelled_names(names: dict[int, str], computers: dict[int, str], gettext) -> dict[int, str]:
+    """Seat names with the computer mark and level on computer seats, for every place a seat is named."""
+    return {
+        seat: gettext("%(name)s (computer, %(level)s)", name=name, level=str(LEVEL_NAMES[computers[seat]]))
+        if seat in computers else name
+        for seat, name in names.items()
+    }
+
+
+# The worker's side ------------------------------------------------------------------------------------------
+
+def decide(state: State, seat: int, level: str, hint: str | None = None) -> Move:
+    """The move a computer of `level` makes at `seat`, from that seat's own view only."""
+    rng = random.Random(f"{state.game.code}/{state.version}/{seat}")
+    return choose_move(view(state, seat), LEVELS[level], rng, hint)
+
+
+_OWED = select(ComputerSeat.code, ComputerSeat.seat, ComputerSeat.level, TableRecord.last_activity,
+               TableRecord.changes).join(TableRecord, TableRecord.code == ComputerSeat.code)
+
+
+def pending_turns() -> list[tuple]:
+    """Everything a computer owes its table now: its move or the cube it must place ("move", code, version,
+    seat), and its agreement where every person still playing agreed: that a seat is gone ("gone", code,
+    version, seat, target), or to a hint or the reveal ("agree", code, stamp, seat, step)."""
+    tables: dict[str, tuple[str, dict[int, str]]] = {}
+    with reading() as connection:
+        for code, seat, level, last_activity, changes in connection.execute(_OWED):
+            tables.setdefault(code, (stamp_of(last_activity, changes), {}))[1][seat] = level
+    owed = []
+    settled = {code: stamp for code, stamp in _settled().items() if code in tables}
+    current_app.extensions["cryptid.computers_settled"] = settled
+    for code, (stamp, seats) in tables.items():
+        if settled.get(code) == stamp:
+            continue
+        found = _owed_at(code, stamp, seats)
+        owed += found
+        if not found:
+            settled[code] = stamp  # nothing owed until the table changes
+    return owed
+
+
+def _owed_at(code: str, stamp: str, seats: dict[int, str]) -> list[tuple]:
+    try:
+        game = dealer().load(code)
+    except ValueError:
+        return []
+    head = TableHead(stamp, True)
+    state = load_play(game, head)
+    if state.phase == OVER:
+        return []
+    computers = [seat for seat in state.active_seats if seat in seats]
+    people = [seat for seat in state.active_seats if seat not in seats]
+    if state.phase in (OPENING, TURNS) and state.turn in computers:
+        return [("move", code, state.version, state.turn)]
+    owed = []
+    for target in state.active_seats:  # a vanished person: the computers agree once every other person did
+        voters, others = state.gone_votes[target - 1], [seat for seat in people if seat != target]
+        if others and all(seat in voters for seat in others):
+            owed += [("gone", code, state.version, seat, target) for seat in computers
+                     if seat != target and seat not in voters]
+    agreement = load_agreement(game, head)
+    for step in STEPS:  # a hint or the reveal: the computers agree once every person asked for it
+        voters = agreement.voters(step)
+        if step not in agreement.unlocked and agreement.is_open(step) and people and set(people) <= voters:
+            owed += [("agree", code, stamp, seat, step) for seat in computers if seat not in voters]
+    return owed
+
+
+def take_turn(turn: tuple) -> None:
+    """Take one owed turn, if the table still waits for it; a move that came first makes it moot."""
+    kind, code, position, seat, *rest = turn
+    game = dealer().load(code)
+    level = computer_seats(code).get(seat)
+    if level is None:
+        return
+    if kind == "agree":
+        if REVEAL in cast_vote(game, seat, rest[0]).unlocked:
+            settle_reveal(game)
+        return
+    state = load_play(game)
+    if state.version != position:
+        return
+    if kind == "gone":
+        move = VoteGone(seat, rest[0])
+    elif state.turn == seat:
+        # The table's hint, once unlocked, shows on the seat's phone too.
+        move = decide(state, seat, level, game.hint if HINT in load_agreement(game).unlocked else None)
+    else:
+        return
+    try:
+        submit(game, move, position)
+    except (Conflict, IllegalMove):  # another worker took this turn first
+        log.info("computer turn %s taken elsewhere", turn)
+
+
+def _settled() -> dict[str, str]:
+    """Tables that owed nothing at the stamp noted (kept per process: most tables wait for a phone)."""
+    return current_app.extensions.setdefault("cryptid.computers_settled", {})
+
+
+def init_app() -> None:
+    worker.register("cryptid", pending_turns, take_turn)

@@ -1,0 +1,69 @@
+"""A solo game in a real browser: "Play against the computer" on the home page, then every turn of the person
+played through the board, the action sheet and Confirm, the computers' moves announced, until the end screen."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion.cryptid.hexgrid import hexes_of
+from companion.web.core.computers import start_thread
+from companion.web.cryptid.refereed import load_play
+
+from .test_play import choose
+
+# Whether the page's live fragment shows the game at `version` or later (its ETag starts "play-<version>-").
+SHOWS_AT_LEAST = "v => Number(document.querySelector('#play').dataset.etag.split('-')[1]) >= v"
+
+
+@pytest.fixture
+def computer_worker(live_app):
+    worker = start_thread(live_app, pause=(0.05, 0.2))
+    yield worker
+    worker.stop()
+
+
+def test_a_solo_game_against_the_computer_to_the_end(phone, live_server, live_app, computer_worker):
+    phone.goto(live_server + "/")
+    solo = phone.locator(".solo-card")
+    solo.locator(".opponents label", has_text="4").click()
+    solo.get_by_label("Their level").select_option("beginner")
+    solo.get_by_role("button", name="Play against the computer").click()
+    phone.wait_for_url(re.compile(r"/s/[^/]+$"))
+    code = phone.locator("#play").get_attribute("data-live").split("/")[2].split(".")[0][:-1]
+    game = live_app.extensions["dealer"].load(code)
+
+    def state():
+        with live_app.app_context():
+            return load_play(game)
+
+    def page_reaches(version: int) -> None:
+        phone.wait_for_function(SHOWS_AT_LEAST, arg=version)
+
+    asks, heard_a_computer = 0, False
+    while True:
+        current = state()
+        page_reaches(current.version)
+        if current.phase == "over":
+            break
+        if current.turn != 1:  # a computer's turn: its move reaches the page by itself
+            page_reaches(current.version + 1)
+            continue
+        phone.locator("#play .turn-banner").wait_for()
+        announced = phone.locator("#announce")
+        if announced.count() and "(computer, beginner)" in announced.inner_text():
+            heard_a_computer = True
+        if current.pending == "cube":
+            choose(phone, hexes_of(current.cube_choices(1))[0], "cube")
+        elif asks < 4:
+            target = 2 + asks % 4
+            choose(phone, hexes_of(current.ask_hexes(1, target))[asks], f"ask-{target}")
+            asks += 1
+        else:
+            choose(phone, game.habitat, "search")
+        assert state().version > current.version
+    assert heard_a_computer
+    results = phone.locator("#play .results")
+    results.wait_for()
+    assert "Rank 1" in results.inner_text() and "(computer, beginner)" in results.inner_text()
