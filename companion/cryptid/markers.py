@@ -33,6 +33,7 @@ NOT_HERE, ITS_HERE = "not_here", "its_here"
 # Log actions besides the two claims.
 OBJECT, SILENT, ALLOWS, RULES_OUT = "object", "silent", "allows", "rules_out"
 PAY, REFUND, BORROW, OUT, WIN, LEAVE = "pay", "refund", "borrow", "out", "win", "leave"
+SEAL = "seal"  # a sealed "it's here": who, not where, until the end of the round
 # How a game ended.
 FOUND, LAST_STANDING, EXHAUSTED, ENDED, ABANDONED = "found", "last_standing", "exhausted", "ended", "all_left"
 
@@ -40,6 +41,7 @@ FOUND, LAST_STANDING, EXHAUSTED, ENDED, ABANDONED = "found", "last_standing", "e
 EVERY, FIRST = "every", "first"  # point 6: every objector pays, or the first objection ends the check
 PAY_EACH, PAY_FIRST, TAKE = "pay_each", "pay_first", "take"  # point 3: who pays whom after a wrong "it's here"
 STAYS_OUT, BORROWS = "out", "borrow"  # point 4: a player without markers is out, or borrows one to play
+LATER, EARLIER = "later", "earlier"  # point 5: which of two right sealed claims wins a tie
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +53,8 @@ class Rules:
     wrong_claim: str = PAY_EACH
     empty_hand: str = STAYS_OUT
     refund: bool = True
+    sealed: bool = False  # point 5 too: "it's here" claims are sealed and all checked at the end of the round
+    ties: str = LATER  # two right sealed claims with as many markers: the later or the earlier in the round wins
 
     def to_text(self) -> str:
         return ",".join(f"{f.name}={getattr(self, f.name)}" for f in fields(self))
@@ -66,7 +70,7 @@ class Rules:
             choices = _READINGS[name]
             if value not in choices:
                 raise ValueError(f"{name} is one of {', '.join(choices)}, not {value!r}")
-            values[name] = value == "yes" if name == "refund" else value
+            values[name] = value == "yes" if name in ("refund", "sealed") else value
         return cls(**values)
 
 
@@ -75,6 +79,8 @@ _READINGS = {
     "wrong_claim": (PAY_EACH, PAY_FIRST, TAKE),
     "empty_hand": (STAYS_OUT, BORROWS),
     "refund": ("yes", "no"),
+    "sealed": ("yes", "no"),
+    "ties": (LATER, EARLIER),
 }
 RULES = Rules()  # the reading played at the table, chosen by simulation (docs/cryptid-markers.md)
 
@@ -232,6 +238,7 @@ class State:
     hands: tuple[int, ...]
     supply: int
     markers: tuple[tuple[int, int, str], ...]
+    sealed: tuple[tuple[int, int], ...]  # (seat, hex) of the sealed "it's here" claims of this round (secret)
     allows: tuple[int, ...]  # per clue, hexes the table has seen it allow
     rules_out: tuple[int, ...]  # per clue, hexes the table has seen it rule out
     out: frozenset[int]  # seats without markers (under the "out" reading) and seats that left
@@ -250,7 +257,7 @@ class State:
         clues = len(game.clues)
         return cls(
             game=game, rules=rules, version=0, phase=LOBBY, first=None, turn=None, hands=(0,) * game.players,
-            supply=SUPPLY, markers=(), allows=(0,) * clues, rules_out=(0,) * clues, out=frozenset(),
+            supply=SUPPLY, markers=(), sealed=(), allows=(0,) * clues, rules_out=(0,) * clues, out=frozenset(),
             left=frozenset(), names=(None,) * game.players, log=(), winner=None, outcome=None,
             _areas=tuple(areas[clue.index] for clue in game.clues),
         )
@@ -408,7 +415,7 @@ class _Fold:
         self.rules = state.rules
         self.phase, self.first, self.turn = state.phase, state.first, state.turn
         self.hands, self.supply = list(state.hands), state.supply
-        self.markers = list(state.markers)
+        self.markers, self.sealed = list(state.markers), list(state.sealed)
         self.allows, self.rules_out = list(state.allows), list(state.rules_out)
         self.out, self.left, self.names = set(state.out), set(state.left), list(state.names)
         self.log = list(state.log)
@@ -417,7 +424,8 @@ class _Fold:
     def freeze(self, version: int) -> State:
         return replace(
             self.state, version=version, phase=self.phase, first=self.first, turn=self.turn,
-            hands=tuple(self.hands), supply=self.supply, markers=tuple(self.markers), allows=tuple(self.allows),
+            hands=tuple(self.hands), supply=self.supply, markers=tuple(self.markers), sealed=tuple(self.sealed),
+            allows=tuple(self.allows),
             rules_out=tuple(self.rules_out), out=frozenset(self.out), left=frozenset(self.left),
             names=tuple(self.names), log=tuple(self.log), winner=self.winner, outcome=self.outcome,
         )
@@ -454,15 +462,20 @@ class _Fold:
         return order
 
     def _place(self, seat: int, hex: int, kind: str) -> None:
-        """Take a marker from the seat's hand (borrowing one first if the reading lets it) onto the hex."""
+        """Take a marker from the seat's hand (borrowing one first if the reading lets it) onto the hex, or face
+        down beside the board for a sealed claim."""
         if not self.hands[seat - 1]:
             lender = next(other for other, _ in self._others(seat) if self.hands[other - 1])
             self.hands[lender - 1] -= 1
             self._log(seat, BORROW, other=lender)
         else:
             self.hands[seat - 1] -= 1
-        self.markers.append((hex, seat, kind))
-        self._log(seat, kind, hex)
+        if kind == ITS_HERE and self.rules.sealed:
+            self.sealed.append((seat, hex))
+            self._log(seat, SEAL)
+        else:
+            self.markers.append((hex, seat, kind))
+            self._log(seat, kind, hex)
 
     def _pay(self, payer: int, payee: int) -> bool:
         """One marker from payer to payee, when the payer has one and the payee is still in; whether it moved."""
@@ -496,6 +509,17 @@ class _Fold:
 
     def its_here(self, seat: int, hex: int) -> None:
         self._place(seat, hex, ITS_HERE)
+        if self.rules.sealed:
+            self._after_turn(seat)
+            return
+        if self._check_its_here(seat, hex):
+            self._win(seat, hex)
+            return
+        self._after_turn(seat)
+
+    def _check_its_here(self, seat: int, hex: int) -> bool:
+        """Every other clue checks the claim (publicly) and, when it is wrong, markers change hands; whether it
+        was right."""
         wrong = []
         for other, clue in self._others(seat):
             if self._answers(clue, hex):
@@ -505,71 +529,111 @@ class _Fold:
                 wrong.append(other)
         for clue in self.state.clue_positions(seat):
             self._answers(clue, hex)  # the claimant's own clues allow it: the claim says so publicly
-        if not wrong:
-            self._log(seat, WIN, hex)
-            self.winner = seat
-            self.end(FOUND)
-            return
         wrong_claim = self.rules.wrong_claim
         for other in dict.fromkeys(wrong):  # each seat once, even with two clues that rule it out
             if wrong_claim == TAKE:
                 self._pay(other, seat)
             elif self._pay(seat, other) and wrong_claim == PAY_FIRST:
                 break
-        self._after_turn(seat)
+        return not wrong
+
+    def _win(self, seat: int, hex: int) -> None:
+        self._log(seat, WIN, hex)
+        self.winner = seat
+        self.end(FOUND)
+
+    def _open_seals(self) -> bool:
+        """At the end of a round, show and check every sealed claim in the order made; the right one with the most
+        markers in hand wins (on a tie, the later in the round). Whether somebody won."""
+        sealed, self.sealed = self.sealed, []
+        right = []
+        for seat, hex in sealed:
+            self.markers.append((hex, seat, ITS_HERE))
+            self._log(seat, ITS_HERE, hex)
+            if self._check_its_here(seat, hex):
+                right.append((seat, hex))
+        if not right:
+            return False
+        order = reversed(right) if self.rules.ties == LATER else right
+        seat, hex = max(order, key=lambda claim: self.hands[claim[0] - 1])
+        self._win(seat, hex)
+        return True
 
     def leave(self, seat: int) -> None:
         self.left.add(seat)
         self.out.add(seat)
-        self.supply += self.hands[seat - 1]
-        self.hands[seat - 1] = 0
+        kept = [claim for claim in self.sealed if claim[0] != seat]
+        self.supply += self.hands[seat - 1] + len(self.sealed) - len(kept)
+        self.hands[seat - 1], self.sealed = 0, kept
         self._log(seat, LEAVE)
         if self.phase == LOBBY:
             if len(self.left) == self.state.players:
                 self.end(ABANDONED)
-            return
-        if self._settle():
-            return
-        if self.turn == seat:
-            self._next_turn(seat)
+        elif self.turn == seat:
+            self._after_turn(seat)
+        else:
+            self._settle()
 
     def _after_turn(self, seat: int) -> None:
+        if self.sealed and self._round_over(seat) and self._open_seals():
+            return
         if not self._settle():
             self._next_turn(seat)
 
+    def _round_over(self, seat: int) -> bool:
+        """Whether the turn after `seat` begins a new round: no seat before the first player's place can still
+        claim in this one."""
+        players = self.state.players
+        for step in range(1, players + 1):
+            other = (seat - 1 + step) % players + 1
+            if other == self.first:
+                return True
+            if self._can_act(other):
+                return False
+        return True
+
+    def _can_act(self, seat: int) -> bool:
+        return seat not in self.out and (self.hands[seat - 1] > 0 or self.rules.empty_hand == BORROWS)
+
     def _settle(self) -> bool:
         """Put out the seats with empty hands (under the "out" reading) and end the game when one seat or none can
-        still claim; whether it ended."""
+        still claim; whether it ended. A seat waiting on a sealed claim is not out yet."""
         state = self.state
+        waiting = {seat for seat, _ in self.sealed}
         if self.rules.empty_hand == STAYS_OUT:
             for seat in state.seats:
-                if not self.hands[seat - 1] and seat not in self.out:
+                if not self.hands[seat - 1] and seat not in self.out and seat not in waiting:
                     self.out.add(seat)
                     self._log(seat, OUT)
         playing = [seat for seat in state.seats if seat not in self.out]
         if not playing:
             self.end(ABANDONED if len(self.left) == state.players else EXHAUSTED)
             return True
-        if len(playing) == 1 and len(self.left) < state.players:
+        if len(playing) == 1 and len(self.left) < state.players and not waiting:
             if self.rules.empty_hand == STAYS_OUT or len(self.left) == state.players - 1:
                 self.winner = playing[0]
                 self._log(playing[0], WIN)
                 self.end(LAST_STANDING)
                 return True
         if not any(self.hands):
+            if waiting and self._open_seals():
+                return True
             self.end(EXHAUSTED)
             return True
         return False
 
     def _next_turn(self, after: int) -> None:
-        """The next seat clockwise after `after` that is still in claims."""
+        """The next seat clockwise after `after` that can claim; at a round's end its sealed claims are opened."""
         players = self.state.players
         for step in range(1, players + 1):
             seat = (after - 1 + step) % players + 1
-            if seat not in self.out:
+            if self._can_act(seat):
                 self.turn = seat
                 return
-        self.end(EXHAUSTED)
+        if self.sealed and self._open_seals():
+            return
+        if not self._settle():
+            self.end(EXHAUSTED)
 
     def end(self, outcome: str) -> None:
         self.phase, self.turn, self.outcome = OVER, None, outcome
@@ -628,11 +692,13 @@ class View:
     winner: int | None
     outcome: str | None
     reveal: Reveal | None
+    sealed_by: tuple[int, ...] = ()  # seats with a sealed "it's here" waiting for the end of the round
     seat: int | None = None
     clues: tuple[Clue, ...] = ()  # the viewer's own clues
     allowed: int = 0  # hexes every clue of the viewer allows
     not_here_choices: int = 0
     its_here_choices: int = 0
+    sealed_hex: int | None = None  # the viewer's own sealed claim
 
     @property
     def seats(self) -> range:
@@ -668,10 +734,12 @@ class View:
             "log": [entry.to_json() for entry in self.log],
             "winner": self.winner,
             "outcome": self.outcome,
+            "sealed_by": list(self.sealed_by),
         }
         if self.seat is not None:
             data["you"] = self.seat
             data["clues"] = [clue.to_json() for clue in self.clues]
+            data["sealed"] = None if self.sealed_hex is None else hex_name(self.sealed_hex)
         data["reveal"] = None if self.reveal is None else self.reveal.to_json()
         return data
 
@@ -689,6 +757,7 @@ def view(state: State, viewer: int | None = None, gettext: Translate = untransla
         hands=state.hands, supply=state.supply, markers=state.markers, allows=state.allows,
         rules_out=state.rules_out, clue_seats=tuple(game.seat_of(i) for i in range(len(game.clues))),
         out=state.out, left=state.left, log=state.log, winner=state.winner, outcome=state.outcome, reveal=reveal,
+        sealed_by=tuple(seat for seat, _ in state.sealed),
     )
     if viewer is None:
         return public
@@ -696,6 +765,7 @@ def view(state: State, viewer: int | None = None, gettext: Translate = untransla
     return replace(
         public, seat=viewer, clues=clues, allowed=state.allowed(viewer),
         not_here_choices=state.not_here_choices(viewer), its_here_choices=state.its_here_choices(viewer),
+        sealed_hex=next((hex for seat, hex in state.sealed if seat == viewer), None),
     )
 
 

@@ -52,8 +52,9 @@ from companion.cryptid.rng import Stream
 
 AS_WRITTEN = Rules(refund=False)
 ALL_READINGS = [
-    Rules(objections, wrong, hand, refund)
+    Rules(objections, wrong, hand, refund, sealed)
     for objections in ("every", FIRST)
+    for sealed in (False, True)
     for wrong in (PAY_EACH, PAY_FIRST, TAKE)
     for hand in ("out", BORROWS)
     for refund in (True, False)
@@ -264,10 +265,11 @@ def random_move(state: State, rng: random.Random) -> Move:
 
 
 def check_invariants(state: State) -> None:
-    placed = len(state.markers)
+    placed = len(state.markers) + len(state.sealed)
     assert sum(state.hands) + state.supply + placed == SUPPLY  # conserved, except those placed
     assert all(hand >= 0 for hand in state.hands) and state.supply >= 0
-    assert len({hex for hex, _, _ in state.markers}) == placed
+    not_here = [hex for hex, _, kind in state.markers if kind == NOT_HERE]
+    assert len(set(not_here)) == len(not_here)
     for hex, seat, kind in state.markers:
         allowed = state.allowed(seat) >> hex & 1
         assert allowed if kind == ITS_HERE else not allowed
@@ -280,7 +282,7 @@ def check_invariants(state: State) -> None:
         assert state.turn is None
         assert (state.winner is not None) == (state.outcome in (FOUND, LAST_STANDING))
         if state.outcome == FOUND:
-            assert state.markers[-1] == (state.game.habitat, state.winner, ITS_HERE)
+            assert (state.game.habitat, state.winner, ITS_HERE) in state.markers
     for seat in state.seats:  # no seat's view holds another's clue before the end
         seen = view(state, seat)
         secrets = {clue.id for other in state.seats if other != seat for clue in state.game.seat_clues(other)}
@@ -289,7 +291,9 @@ def check_invariants(state: State) -> None:
         assert (state.phase == OVER) == (seen.reveal is not None)
         if state.phase != OVER:
             assert not any(f'"{secret}"' in text for secret in secrets)
-            assert str(state.game.habitat) not in json.dumps(seen.to_json().get("reveal"))
+            assert seen.to_json()["reveal"] is None
+            for other, hex in state.sealed:  # a sealed claim is its claimant's secret
+                assert (seen.sealed_hex == hex) == (other == seat) or other != seat
 
 
 def play_random(players: int, number: int, rules: Rules, seed: int, checks: bool = True) -> State:
@@ -339,3 +343,18 @@ def test_legal_moves_are_exactly_the_legal_claims():
             assert (kind(1, hex) in listed) == state.is_legal(kind(1, hex))
     assert legal_moves(state, 2) == [Leave(2)]
     assert legal_moves(state, None) == [End()]
+
+
+def test_sealed_claims_are_opened_at_the_end_of_the_round():
+    state = started(3, Rules(sealed=True))
+    habitat = state.game.habitat
+    state = state.apply(ItsHere(1, habitat))
+    assert state.sealed == ((1, habitat),) and state.phase == TURNS and state.turn == 2
+    assert view(state, 2).sealed_hex is None and view(state, 1).sealed_hex == habitat
+    assert view(state).sealed_by == (1,) and state.log[-1].hex is None
+    state = state.apply(ItsHere(2, habitat))  # the same hex: a sealed claim does not mark it
+    assert state.phase == TURNS
+    state = state.apply(NotHere(3, find_hex(state, 3, 0, state.not_here_choices(3))))
+    # Both are right and hold two markers each: the later in the round wins.
+    assert state.phase == OVER and state.outcome == FOUND and state.winner == 2
+    assert [marker[1] for marker in state.markers if marker[2] == ITS_HERE] == [1, 2]
