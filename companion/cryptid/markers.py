@@ -53,7 +53,7 @@ class Rules:
     wrong_claim: str = PAY_EACH
     empty_hand: str = STAYS_OUT
     refund: bool = True
-    sealed: bool = False  # point 5 too: "it's here" claims are sealed and all checked at the end of the round
+    sealed: bool = True  # point 5 too: "it's here" claims are sealed and all checked at the end of the round
     ties: str = LATER  # two right sealed claims with as many markers: the later or the earlier in the round wins
 
     def to_text(self) -> str:
@@ -491,17 +491,18 @@ class _Fold:
         own = self.state.clue_positions(seat)
         if len(own) == 1:  # the claim says, publicly, that a lone clue rules the hex out
             self._answers(own[0], hex)
-        objected = False
+        objectors: set[int] = set()
         for other, clue in self._others(seat):
             if self._answers(clue, hex):
                 self._log(other, OBJECT, hex, clue)
-                objected = True
-                self._pay(other, seat)
+                if other not in objectors:  # a player pays once, even when both their clues object
+                    objectors.add(other)
+                    self._pay(other, seat)
                 if self.rules.objections == FIRST:
                     break
             else:
                 self._log(other, SILENT, hex, clue)
-        if not objected and self.rules.refund and self.supply:
+        if not objectors and self.rules.refund and self.supply:
             self.supply -= 1
             self.hands[seat - 1] += 1
             self._log(seat, REFUND, hex)

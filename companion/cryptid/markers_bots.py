@@ -38,7 +38,7 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "basic": Level("basic", PER_CLUE, 1.0, 1.0),
+    "basic": Level("basic", PER_CLUE, 1.0, 0.0),  # with its last marker it guesses the likeliest hex
     "sharp": Level("sharp", EXACT, 0.5, 0.34, objection_weight=0.5),
 }
 # Variants of "sharp" with other risks, measured to calibrate it (docs/cryptid-markers.md).
