@@ -41,7 +41,7 @@ FOUND, LAST_STANDING, EXHAUSTED, ENDED, ABANDONED = "found", "last_standing", "e
 EVERY, FIRST = "every", "first"  # point 6: every objector pays, or the first objection ends the check
 PAY_EACH, PAY_FIRST, TAKE = "pay_each", "pay_first", "take"  # point 3: who pays whom after a wrong "it's here"
 STAYS_OUT, BORROWS = "out", "borrow"  # point 4: a player without markers is out, or borrows one to play
-LATER, EARLIER = "later", "earlier"  # point 5: which of two right sealed claims wins a tie
+LATER, EARLIER, SHARE = "later", "earlier", "share"  # point 5: two right sealed claims, as many markers
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +54,7 @@ class Rules:
     empty_hand: str = STAYS_OUT
     refund: bool = True
     sealed: bool = True  # point 5 too: "it's here" claims are sealed and all checked at the end of the round
-    ties: str = LATER  # two right sealed claims with as many markers: the later or the earlier in the round wins
+    ties: str = SHARE  # right sealed claims with as many markers: they share the win, or the later or earlier wins
 
     def to_text(self) -> str:
         return ",".join(f"{f.name}={getattr(self, f.name)}" for f in fields(self))
@@ -80,7 +80,7 @@ _READINGS = {
     "empty_hand": (STAYS_OUT, BORROWS),
     "refund": ("yes", "no"),
     "sealed": ("yes", "no"),
-    "ties": (LATER, EARLIER),
+    "ties": (SHARE, LATER, EARLIER),
 }
 RULES = Rules()  # the reading played at the table, chosen by simulation (docs/cryptid-markers.md)
 
@@ -245,7 +245,7 @@ class State:
     left: frozenset[int]
     names: tuple[str | None, ...]
     log: tuple[LogEntry, ...]
-    winner: int | None
+    winners: tuple[int, ...]  # one seat, or several sharing a win
     outcome: str | None
     _areas: tuple[int, ...] = field(repr=False, compare=False)  # per clue, the hexes it allows (secret)
 
@@ -258,7 +258,7 @@ class State:
         return cls(
             game=game, rules=rules, version=0, phase=LOBBY, first=None, turn=None, hands=(0,) * game.players,
             supply=SUPPLY, markers=(), sealed=(), allows=(0,) * clues, rules_out=(0,) * clues, out=frozenset(),
-            left=frozenset(), names=(None,) * game.players, log=(), winner=None, outcome=None,
+            left=frozenset(), names=(None,) * game.players, log=(), winners=(), outcome=None,
             _areas=tuple(areas[clue.index] for clue in game.clues),
         )
 
@@ -401,10 +401,15 @@ class State:
 
     @property
     def ranks(self) -> dict[int, int] | None:
-        """The winner 1, every other seat 2; None without a winner."""
-        if self.winner is None:
+        """The winner (or winners) 1, every other seat 2; None without a winner."""
+        if not self.winners:
             return None
-        return {seat: 1 if seat == self.winner else 2 for seat in self.seats}
+        return {seat: 1 if seat in self.winners else 2 for seat in self.seats}
+
+    @property
+    def winner(self) -> int | None:
+        """The sole winner, if one seat won alone."""
+        return self.winners[0] if len(self.winners) == 1 else None
 
 
 class _Fold:
@@ -419,7 +424,7 @@ class _Fold:
         self.allows, self.rules_out = list(state.allows), list(state.rules_out)
         self.out, self.left, self.names = set(state.out), set(state.left), list(state.names)
         self.log = list(state.log)
-        self.winner, self.outcome = state.winner, state.outcome
+        self.winners, self.outcome = state.winners, state.outcome
 
     def freeze(self, version: int) -> State:
         return replace(
@@ -427,7 +432,7 @@ class _Fold:
             hands=tuple(self.hands), supply=self.supply, markers=tuple(self.markers), sealed=tuple(self.sealed),
             allows=tuple(self.allows),
             rules_out=tuple(self.rules_out), out=frozenset(self.out), left=frozenset(self.left),
-            names=tuple(self.names), log=tuple(self.log), winner=self.winner, outcome=self.outcome,
+            names=tuple(self.names), log=tuple(self.log), winners=self.winners, outcome=self.outcome,
         )
 
     def _log(self, seat: int, action: str, hex: int | None = None, clue: int | None = None,
@@ -514,7 +519,7 @@ class _Fold:
             self._after_turn(seat)
             return
         if self._check_its_here(seat, hex):
-            self._win(seat, hex)
+            self._win([seat], hex)
             return
         self._after_turn(seat)
 
@@ -538,14 +543,15 @@ class _Fold:
                 break
         return not wrong
 
-    def _win(self, seat: int, hex: int) -> None:
-        self._log(seat, WIN, hex)
-        self.winner = seat
+    def _win(self, seats: list[int], hex: int) -> None:
+        for seat in seats:
+            self._log(seat, WIN, hex)
+        self.winners = tuple(seats)
         self.end(FOUND)
 
     def _open_seals(self) -> bool:
-        """At the end of a round, show and check every sealed claim in the order made; the right one with the most
-        markers in hand wins (on a tie, the later in the round). Whether somebody won."""
+        """At the end of a round, show and check every sealed claim in the order made; of the right ones, the
+        claimant with the most markers in hand wins (with as many, the rules' `ties` decide). Whether anyone won."""
         sealed, self.sealed = self.sealed, []
         right = []
         for seat, hex in sealed:
@@ -555,9 +561,11 @@ class _Fold:
                 right.append((seat, hex))
         if not right:
             return False
-        order = reversed(right) if self.rules.ties == LATER else right
-        seat, hex = max(order, key=lambda claim: self.hands[claim[0] - 1])
-        self._win(seat, hex)
+        most = max(self.hands[seat - 1] for seat, _ in right)
+        best = [(seat, hex) for seat, hex in right if self.hands[seat - 1] == most]
+        if self.rules.ties != SHARE:
+            best = [best[-1] if self.rules.ties == LATER else best[0]]
+        self._win([seat for seat, _ in best], best[0][1])
         return True
 
     def leave(self, seat: int) -> None:
@@ -612,7 +620,7 @@ class _Fold:
             return True
         if len(playing) == 1 and len(self.left) < state.players and not waiting:
             if self.rules.empty_hand == STAYS_OUT or len(self.left) == state.players - 1:
-                self.winner = playing[0]
+                self.winners = (playing[0],)
                 self._log(playing[0], WIN)
                 self.end(LAST_STANDING)
                 return True
@@ -690,7 +698,7 @@ class View:
     out: frozenset[int]
     left: frozenset[int]
     log: tuple[LogEntry, ...]
-    winner: int | None
+    winners: tuple[int, ...]
     outcome: str | None
     reveal: Reveal | None
     sealed_by: tuple[int, ...] = ()  # seats with a sealed "it's here" waiting for the end of the round
@@ -733,7 +741,7 @@ class View:
                          "rules_out": [hex_name(h) for h in hexes_of(self.rules_out[position])]}
                         for position in range(len(self.clue_seats))],
             "log": [entry.to_json() for entry in self.log],
-            "winner": self.winner,
+            "winners": list(self.winners),
             "outcome": self.outcome,
             "sealed_by": list(self.sealed_by),
         }
@@ -757,7 +765,7 @@ def view(state: State, viewer: int | None = None, gettext: Translate = untransla
         phase=state.phase, first=state.first, turn=state.turn, names=state.display_names(gettext),
         hands=state.hands, supply=state.supply, markers=state.markers, allows=state.allows,
         rules_out=state.rules_out, clue_seats=tuple(game.seat_of(i) for i in range(len(game.clues))),
-        out=state.out, left=state.left, log=state.log, winner=state.winner, outcome=state.outcome, reveal=reveal,
+        out=state.out, left=state.left, log=state.log, winners=state.winners, outcome=state.outcome, reveal=reveal,
         sealed_by=tuple(seat for seat, _ in state.sealed),
     )
     if viewer is None:

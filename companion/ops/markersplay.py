@@ -22,7 +22,7 @@ CLAIM_CAP = 64  # more claims than the markers allow: a game still running then 
 
 @dataclass(frozen=True)
 class MarkersResult:
-    winner: int | None
+    winners: tuple[int, ...]  # one seat, or several sharing the win (each counts 1/n of a win)
     first: int
     outcome: str | None  # None: unfinished
     claims: int
@@ -38,19 +38,20 @@ class MarkersRun:
     ended: int = 0
     claims: list[int] = field(default_factory=list)
     outcomes: Counter = field(default_factory=Counter)
-    first_wins: int = 0
+    first_wins: float = 0.0
     seats: Counter = field(default_factory=Counter)  # per level, seats played
-    wins: Counter = field(default_factory=Counter)  # per level, games won
+    wins: Counter = field(default_factory=Counter)  # per level, games won (a shared win in shares)
 
     def add(self, result: MarkersResult, seat_levels: list[str]) -> None:
         self.games += 1
         self.ended += result.outcome is not None
         self.claims.append(result.claims)
         self.outcomes[result.outcome or "unfinished"] += 1
-        self.first_wins += result.winner == result.first
         self.seats.update(seat_levels)
-        if result.winner is not None:
-            self.wins[seat_levels[result.winner - 1]] += 1
+        for winner in result.winners:
+            share = 1 / len(result.winners)
+            self.first_wins += share if winner == result.first else 0
+            self.wins[seat_levels[winner - 1]] += share
 
     def summary(self) -> dict:
         share = 1 / self.players
@@ -80,7 +81,7 @@ def play_markers(game, levels: list[Level], rules: Rules, first: int, rng: rando
         seat = state.turn
         state = state.apply(choose_claim(view(state, seat), levels[seat - 1], rng))
     ended = state.phase == OVER
-    return MarkersResult(state.winner, first, state.outcome if ended else None, state.claims)
+    return MarkersResult(state.winners, first, state.outcome if ended else None, state.claims)
 
 
 def run_markers(games: int, players: int, mode: str, levels: list[str], rules: Rules = RULES,

@@ -280,9 +280,9 @@ def check_invariants(state: State) -> None:
         assert state.not_here_choices(state.turn) or state.its_here_choices(state.turn)
     if state.phase == OVER:
         assert state.turn is None
-        assert (state.winner is not None) == (state.outcome in (FOUND, LAST_STANDING))
-        if state.outcome == FOUND:
-            assert (state.game.habitat, state.winner, ITS_HERE) in state.markers
+        assert bool(state.winners) == (state.outcome in (FOUND, LAST_STANDING))
+        for winner in state.winners if state.outcome == FOUND else ():
+            assert (state.game.habitat, winner, ITS_HERE) in state.markers
     for seat in state.seats:  # no seat's view holds another's clue before the end
         seen = view(state, seat)
         secrets = {clue.id for other in state.seats if other != seat for clue in state.game.seat_clues(other)}
@@ -345,8 +345,9 @@ def test_legal_moves_are_exactly_the_legal_claims():
     assert legal_moves(state, None) == [End()]
 
 
-def test_sealed_claims_are_opened_at_the_end_of_the_round():
-    state = started(3, Rules(sealed=True))
+@pytest.mark.parametrize("ties, winners", [("share", (1, 2)), ("later", (2,)), ("earlier", (1,))])
+def test_sealed_claims_are_opened_at_the_end_of_the_round(ties, winners):
+    state = started(3, Rules(sealed=True, ties=ties))
     habitat = state.game.habitat
     state = state.apply(ItsHere(1, habitat))
     assert state.sealed == ((1, habitat),) and state.phase == TURNS and state.turn == 2
@@ -355,6 +356,7 @@ def test_sealed_claims_are_opened_at_the_end_of_the_round():
     state = state.apply(ItsHere(2, habitat))  # the same hex: a sealed claim does not mark it
     assert state.phase == TURNS
     state = state.apply(NotHere(3, find_hex(state, 3, 0, state.not_here_choices(3))))
-    # Both are right and hold two markers each: the later in the round wins.
-    assert state.phase == OVER and state.outcome == FOUND and state.winner == 2
+    # Both are right and hold two markers each: the tie is settled as the rules say.
+    assert state.phase == OVER and state.outcome == FOUND and state.winners == winners
     assert [marker[1] for marker in state.markers if marker[2] == ITS_HERE] == [1, 2]
+    assert state.ranks == {seat: 1 if seat in winners else 2 for seat in state.seats}
