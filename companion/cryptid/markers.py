@@ -780,25 +780,18 @@ def view(state: State, viewer: int | None = None, gettext: Translate = untransla
 
 # Texts.
 
+# Reasons of this variant's own; every other reason reads as in the classic game (text.ILLEGAL_MOVES).
 _ILLEGAL_TEXTS = {
-    "game_over": N_("The game is over."),
-    "already_started": N_("The game has already started."),
-    "not_started": N_("The game has not started yet."),
-    "no_such_seat": N_("There is no seat {seat} in this game."),
-    "you_left": N_("You left this game."),
-    "not_your_turn": N_("It is not your turn."),
-    "off_board": N_("That hex is not on the board."),
     "hex_has_marker": N_("That hex already has a marker."),
     "no_markers": N_("You have no markers left."),
     "clue_allows_hex": N_("Your clue allows that hex: you cannot claim the creature is not there."),
     "clue_rules_out_hex": N_("Your clue rules that hex out: you cannot claim the creature is there."),
-    "stale_version": N_("The game moved on while you chose; look again."),
 }
 
 
 def illegal_text(reason: str, params: dict, gettext: Translate = untranslated) -> str:
     """The message of an illegal move, in the reader's language."""
     text = _ILLEGAL_TEXTS.get(reason)
-    if text is None:  # a name the classic game's rules refused
+    if text is None:
         return illegal_move_text(reason, params, gettext)
     return gettext(text).format(**params)
