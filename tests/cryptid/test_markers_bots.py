@@ -56,3 +56,38 @@ def test_sharp_claims_its_here_once_it_is_sure():
     odds, _ = habitat_odds(view(state, 1), LEVELS["sharp"])
     move = choose_claim(view(state, 1), ALL_LEVELS["sharp-100"], random.Random(0))
     assert isinstance(move, ItsHere) == (max(odds) > 1 - 1e-9)
+
+
+def test_a_decision_depends_on_the_seats_view_alone():
+    """Swap the other seats' clues (and the habitat) for any other setup the seat's evidence allows, replay the
+    same moves: the seat sees the same view and makes the same claim."""
+    from dataclasses import replace
+    from itertools import islice
+
+    from companion.cryptid.clues import CLUES
+    from companion.cryptid.deduction import each_assignment
+    from companion.cryptid.markers import IllegalMove
+
+    checked = 0
+    for players in (3, 4):
+        original = game(players, 3)
+        state = State.initial(original).apply(Start(1))
+        moves = [Start(1)]
+        while state.phase != OVER and len(moves) < 6:
+            seat = state.turn
+            seen = view(state, seat)
+            for name in ("basic", "sharp"):
+                claim = choose_claim(seen, LEVELS[name], random.Random(7))
+                for order, habitat in islice(each_assignment(evidence_of(seen)), 0, 40, 8):
+                    other = replace(original, clues=tuple(CLUES[index] for index in order), habitat=habitat)
+                    try:
+                        other_state = State.replay(other, moves)
+                    except IllegalMove:  # another seat's earlier claim would break this setup's rules
+                        continue
+                    assert view(other_state, seat) == seen
+                    assert choose_claim(view(other_state, seat), LEVELS[name], random.Random(7)) == claim
+                    checked += 1
+            move = choose_claim(seen, LEVELS["basic"], random.Random(len(moves)))
+            state = state.apply(move)
+            moves.append(move)
+    assert checked >= 10
