@@ -46,8 +46,9 @@ LATER, EARLIER, SHARE = "later", "earlier", "share"  # point 5: two right sealed
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """One reading of the open points: objections (6), a wrong "it's here" (3), an empty hand (4) and whether a
-    "not here" nobody objects to is refunded from the supply (5)."""
+    """One reading of the open points: objections (6), a wrong "it's here" (3), an empty hand (4), and how a game
+    lasts and ends (5): whether a "not here" nobody objects to is refunded from the supply, whether "it's here"
+    claims are sealed until the end of the round, and how ties between right sealed claims are settled."""
 
     objections: str = EVERY
     wrong_claim: str = PAY_EACH
@@ -57,7 +58,8 @@ class Rules:
     ties: str = SHARE  # right sealed claims with as many markers: they share the win, or the later or earlier wins
 
     def to_text(self) -> str:
-        return ",".join(f"{f.name}={getattr(self, f.name)}" for f in fields(self))
+        """The "name=value,..." form that from_text reads."""
+        return ",".join(f"{f.name}={_text_value(getattr(self, f.name))}" for f in fields(self))
 
     @classmethod
     def from_text(cls, text: str) -> "Rules":
@@ -72,6 +74,10 @@ class Rules:
                 raise ValueError(f"{name} is one of {', '.join(choices)}, not {value!r}")
             values[name] = value == "yes" if name in ("refund", "sealed") else value
         return cls(**values)
+
+
+def _text_value(value: str | bool) -> str:
+    return ("yes" if value else "no") if isinstance(value, bool) else value
 
 
 _READINGS = {

@@ -360,3 +360,12 @@ def test_sealed_claims_are_opened_at_the_end_of_the_round(ties, winners):
     assert state.phase == OVER and state.outcome == FOUND and state.winners == winners
     assert [marker[1] for marker in state.markers if marker[2] == ITS_HERE] == [1, 2]
     assert state.ranks == {seat: 1 if seat in winners else 2 for seat in state.seats}
+
+
+def test_rules_have_one_text_form():
+    for rules in ALL_READINGS:
+        assert Rules.from_text(rules.to_text()) == rules
+    assert Rules.from_text("") == Rules()
+    for bad in ("refund=maybe", "speed=fast", "ties"):
+        with pytest.raises(ValueError):
+            Rules.from_text(bad)

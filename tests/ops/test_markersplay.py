@@ -18,7 +18,7 @@ def test_a_seeded_run_plays_the_same_games_and_every_game_ends():
 
 def test_other_readings_are_played_by_their_rules():
     as_written = run_markers(4, 2, "normal", ["basic"], Rules(refund=False, sealed=False), seed=2)
-    assert as_written["rules"] == "objections=every,wrong_claim=pay_each,empty_hand=out,refund=False,sealed=False,ties=share"
+    assert as_written["rules"] == "objections=every,wrong_claim=pay_each,empty_hand=out,refund=no,sealed=no,ties=share"
     assert as_written["ended"] == 4 and as_written["claims_max"] <= 8  # 8 markers in hand, no refunds
 
 
