@@ -19,8 +19,12 @@ from typing import ClassVar, Iterable, NamedTuple
 
 from .clues import Clue, clue_areas
 from .generator import Game
-from .hexgrid import ALL_HEXES, COLS, HEX_COUNT, ROWS, hex_name, hex_row_col, hexes_of
+from .hexgrid import ALL_HEXES, HEX_COUNT, hex_name, hex_row_col, hexes_of
 from .play import IllegalMove as _NameError
+from .play import Move as _ClassicMove
+from .play import (
+    MoveFormatError as MoveFormatError,  # the same error for a JSON value that is no move
+)
 from .play import clean_name as _clean_name
 from .text import N_, Translate, illegal_move_text, seat_name, untranslated
 
@@ -108,47 +112,11 @@ def clean_name(name: str) -> str:
         raise IllegalMove(error.reason, **error.params) from None
 
 
-class MoveFormatError(ValueError):
-    """A JSON value that is not a move of this variant."""
-
-
-class Move:
-    """A move: a frozen value whose JSON form is {"action": ..., its fields...}, a hex as "row" and "col"."""
+class Move(_ClassicMove):
+    """A move of this variant: a frozen value with the JSON form of the classic game's moves (play.Move), read back
+    by Move.from_json into this variant's move types (MoveFormatError for anything else)."""
 
     __slots__ = ()
-    action: ClassVar[str]
-
-    def to_json(self) -> dict:
-        data: dict = {"action": self.action}
-        for f in fields(self):
-            if f.name == "hex":
-                data["row"], data["col"] = hex_row_col(self.hex)
-            else:
-                data[f.name] = getattr(self, f.name)
-        return data
-
-    @classmethod
-    def from_json(cls, data: object) -> "Move":
-        """Read the JSON form back; MoveFormatError for anything else (unknown or missing keys, wrong types)."""
-        if not isinstance(data, dict) or data.get("action") not in MOVE_TYPES:
-            raise MoveFormatError(f"not a move: {data!r}")
-        move_type = MOVE_TYPES[data["action"]]
-        names = [f.name for f in fields(move_type)]
-        keys = {"action"}.union(*(("row", "col") if name == "hex" else (name,) for name in names))
-        if data.keys() != keys:
-            raise MoveFormatError(f"a {move_type.action} move has the keys {sorted(keys)}: {data!r}")
-        values = []
-        for f in fields(move_type):
-            if f.name == "hex":
-                row, col = data["row"], data["col"]
-                if not (_is_int(row) and _is_int(col) and 0 <= row < ROWS and 0 <= col < COLS):
-                    raise MoveFormatError(f"({row!r}, {col!r}) is not a hex on the board")
-                values.append(row * COLS + col)
-            elif f.type == "str" and isinstance(data[f.name], str) or f.type == "int" and _is_int(data[f.name]):
-                values.append(data[f.name])
-            else:
-                raise MoveFormatError(f"{f.name} must be of type {f.type}, not {data[f.name]!r}")
-        return move_type(*values)
 
 
 def _is_int(value: object) -> bool:
@@ -206,6 +174,7 @@ class End(Move):
 
 
 MOVE_TYPES: dict[str, type[Move]] = {kind.action: kind for kind in (Start, Name, NotHere, ItsHere, Leave, End)}
+Move.types = MOVE_TYPES
 
 
 class LogEntry(NamedTuple):
