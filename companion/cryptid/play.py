@@ -20,6 +20,7 @@ What docs/cryptid-play.md leaves open is decided here:
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from functools import cache
 from typing import ClassVar, Iterable, NamedTuple
 
 from .clues import clue_areas
@@ -79,14 +80,19 @@ _WRITING_JOINERS = frozenset("\u200c\u200d")
 
 
 class Move:
-    """A move: a frozen value whose JSON form is {"action": ..., its fields...}, a hex as "row" and "col"."""
+    """A move: a frozen value whose JSON form is {"action": ..., its fields...}, a hex as "row" and "col".
+
+    `types` names the move types of one family by action (this module's, or another engine's that builds on the
+    same JSON form, as markers.py does); from_json reads a move of the family it is called on.
+    """
 
     __slots__ = ()
     action: ClassVar[str]
+    types: ClassVar[dict[str, type["Move"]]]
 
     def to_json(self) -> dict:
         data = {"action": self.action}
-        for name, kind in _JSON_FIELDS[type(self)]:
+        for name, kind in _json_fields(type(self)):
             if kind == "hex":
                 data["row"], data["col"] = hex_row_col(self.hex)
             else:
@@ -96,13 +102,13 @@ class Move:
     @classmethod
     def from_json(cls, data: object) -> "Move":
         """Read the JSON form back; MoveFormatError for anything else (unknown or missing keys, wrong types)."""
-        if not isinstance(data, dict) or data.get("action") not in MOVE_TYPES:
+        if not isinstance(data, dict) or data.get("action") not in cls.types:
             raise MoveFormatError(f"not a move: {data!r}")
-        move_type = MOVE_TYPES[data["action"]]
-        if data.keys() != _JSON_KEYS[move_type]:
-            raise MoveFormatError(f"a {move_type.action} move has the keys {sorted(_JSON_KEYS[move_type])}: {data!r}")
+        move_type = cls.types[data["action"]]
+        if data.keys() != _json_keys(move_type):
+            raise MoveFormatError(f"a {move_type.action} move has the keys {sorted(_json_keys(move_type))}: {data!r}")
         values = []
-        for name, kind in _JSON_FIELDS[move_type]:
+        for name, kind in _json_fields(move_type):
             if kind == "hex":
                 row, col = data["row"], data["col"]
                 if not (_is_int(row) and _is_int(col) and 0 <= row < ROWS and 0 <= col < COLS):
@@ -208,14 +214,18 @@ class Reveal(Move):
 MOVE_TYPES: dict[str, type[Move]] = {
     kind.action: kind for kind in (Start, Name, Cube, Ask, Search, Leave, VoteGone, WithdrawGone, HostGone, Reveal)
 }
-# Per move type, its fields in order with their JSON kind ("hex" is read and written as "row" and "col").
-_JSON_FIELDS = {
-    kind: tuple((f.name, "hex" if f.name == "hex" else f.type) for f in fields(kind)) for kind in MOVE_TYPES.values()
-}
-_JSON_KEYS = {
-    kind: {"action"}.union(*(("row", "col") if name == "hex" else (name,) for name, _ in names))
-    for kind, names in _JSON_FIELDS.items()
-}
+Move.types = MOVE_TYPES
+
+
+@cache
+def _json_fields(move_type: type[Move]) -> tuple[tuple[str, str], ...]:
+    """A move type's fields in order with their JSON kind ("hex" is read and written as "row" and "col")."""
+    return tuple((f.name, "hex" if f.name == "hex" else f.type) for f in fields(move_type))
+
+
+@cache
+def _json_keys(move_type: type[Move]) -> frozenset[str]:
+    return frozenset({"action"}.union(*(("row", "col") if name == "hex" else (name,) for name, _ in _json_fields(move_type))))
 
 
 class LogEntry(NamedTuple):

@@ -115,14 +115,27 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
 
     bots = command("bots", "Computer players against each other: win rates, game lengths and decision times.", _run_bots)
     bots.add_argument("--games", type=_at_least(1), default=200, metavar="N", help="games (default: %(default)s)")
-    bots.add_argument("--players", type=int, choices=(3, 4, 5), default=4, help="players (default: %(default)s)")
+    bots.add_argument(
+        "--variant", choices=("classic", "markers"), default="classic",
+        help="the refereed game, or the Markers variant of docs/cryptid-markers.md (default: %(default)s)",
+    )
+    bots.add_argument(
+        "--players", type=int, choices=(2, 3, 4, 5), default=None,
+        help="players (default: 4; with --variant markers every count, 2, 3 and 4, one after the other)",
+    )
     bots.add_argument("--mode", choices=(NORMAL, ADVANCED), default=NORMAL, help="mode (default: %(default)s)")
     bots.add_argument(
-        "--levels", default="expert", metavar="L[,L...]",
+        "--levels", default=None, metavar="L[,L...]",
         help="one level for every seat, or one per seat, rotated over the seats from game to game; levels: "
-        "beginner, solid, expert, and the reference players even-split and gain-34 (default: %(default)s)",
+        "beginner, solid, expert, and the reference players even-split and gain-34 (default: expert); with "
+        "--variant markers, basic and sharp (default), and sharp-34, sharp-75 and sharp-100, a list of any length",
     )
     bots.add_argument("--seed", type=int, default=1, metavar="S", help="the same seed plays the same games (default: %(default)s)")
+    bots.add_argument(
+        "--rules", default="", metavar="NAME=VALUE[,...]",
+        help="with --variant markers: readings other than the table's, e.g. objections=first,refund=no, "
+        "see docs/cryptid-markers.md (default: the table's)",
+    )
 
     load = command(
         "load", "Simulate game-night traffic against the production server, on this machine only.", _run_load
@@ -286,12 +299,42 @@ def _run_bots(args) -> int:
     from .measure import machine_line
     from .selfplay import run_selfplay
 
-    levels = [name.strip() for name in args.levels.split(",")]
+    if args.variant == "markers":
+        return _run_markers_bots(args)
+    args.players = args.players or 4
+    levels = [name.strip() for name in (args.levels or "expert").split(",")]
     unknown = [name for name in levels if name not in STRATEGIES]
-    if unknown or len(levels) not in (1, args.players):
+    if args.players == 2 or unknown or len(levels) not in (1, args.players):
+        if args.players == 2:
+            return _error("--players: the refereed game is for 3-5 players; Markers (--variant markers) for 2-4", 2)
         return _error(f"--levels: give one level or {args.players}, from {', '.join(STRATEGIES)}", 2)
     print(machine_line(), flush=True)
     run_selfplay(args.games, args.players, args.mode, levels, args.seed)
+    print(machine_line(), flush=True)
+    return 0
+
+
+def _run_markers_bots(args) -> int:
+    """Markers games per player count: how they end, the first player's share and each level's win rate."""
+    from companion.cryptid.markers import PLAYER_COUNTS, RULES, Rules
+    from companion.cryptid.markers_bots import ALL_LEVELS
+
+    from .markersplay import format_markers, run_markers
+    from .measure import machine_line
+
+    levels = [name.strip() for name in (args.levels or "sharp").split(",")]
+    unknown = [name for name in levels if name not in ALL_LEVELS]
+    if unknown:
+        return _error(f"--levels: Markers levels are {', '.join(ALL_LEVELS)}", 2)
+    if args.players not in (None, *PLAYER_COUNTS):
+        return _error("--players: Markers is for 2-4 players", 2)
+    try:
+        rules = Rules.from_text(args.rules) if args.rules else RULES
+    except ValueError as exc:
+        return _error(f"--rules: {exc}", 2)
+    print(machine_line(), flush=True)
+    for players in (args.players,) if args.players else PLAYER_COUNTS:
+        print(format_markers(run_markers(args.games, players, args.mode, levels, rules, args.seed)), flush=True)
     print(machine_line(), flush=True)
     return 0
 

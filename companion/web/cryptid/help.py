@@ -37,8 +37,13 @@ def play():
     return render_template("cryptid/help/play.html", back=seat_to_return_to())
 
 
-
 @bp.get("/refereed")
 def refereed():
     """How a game the app referees goes, for a seat's phone (with its way back to the seat)."""
     return render_template("cryptid/help/play.html", back=seat_to_return_to(), refereed=True)
+
+
+@bp.get("/markers")
+def markers():
+    """The Markers variant: its rules as played here, and how each open point of its description was read."""
+    return render_template("cryptid/help/markers.html", back=seat_to_return_to())

@@ -1,0 +1,772 @@
+"""The "Markers" variant (docs/cryptid-markers.md): 2-4 players claim "not here" and "it's here" with markers, and
+the server, holding every clue, checks each claim.
+
+The same shape as refereed play (play.py): small frozen moves with one JSON form, one IllegalMove error, a State
+folded from the move log (State.initial, State.replay, apply), legal_moves(state, seat), and a pure
+view(state, viewer) that alone decides what a seat may see. The board, the clues and the dealer are Cryptid's:
+a game is a generator.Game for 2, 3 or 4 players (2 players hold two clues each, as in the 2-player variant).
+
+Every clue answers on its own. The engine keeps, per clue (in the game's clue order), the hexes it has been
+publicly seen to allow and to rule out; that, the markers, the hands and the log are the public record. How the
+points the original description leaves open are read is a Rules value; RULES is the reading played here, the
+others exist so that the simulation (companion/ops/markersplay.py) can measure them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from typing import ClassVar, Iterable, NamedTuple
+
+from .clues import Clue, clue_areas
+from .generator import Game
+from .hexgrid import ALL_HEXES, HEX_COUNT, hex_name, hex_row_col, hexes_of
+from .play import IllegalMove as _NameError
+from .play import Move as _ClassicMove
+from .play import (
+    MoveFormatError as MoveFormatError,  # the same error for a JSON value that is no move
+)
+from .play import clean_name as _clean_name
+from .text import N_, Translate, illegal_move_text, seat_name, untranslated
+
+PLAYER_COUNTS = (2, 3, 4)
+SUPPLY = 16  # every marker of the game: the hands are dealt from it, the rest stays beside the board
+HAND_SIZES = {2: 4, 3: 3, 4: 2}
+
+LOBBY, TURNS, OVER = "lobby", "turns", "over"
+NOT_HERE, ITS_HERE = "not_here", "its_here"
+# Log actions besides the two claims.
+OBJECT, SILENT, ALLOWS, RULES_OUT = "object", "silent", "allows", "rules_out"
+PAY, REFUND, BORROW, OUT, WIN, LEAVE = "pay", "refund", "borrow", "out", "win", "leave"
+SEAL = "seal"  # a sealed "it's here": who, not where, until the end of the round
+# How a game ended.
+FOUND, LAST_STANDING, EXHAUSTED, ENDED, ABANDONED = "found", "last_standing", "exhausted", "ended", "all_left"
+
+# The readings of the open points (docs/cryptid-markers.md).
+EVERY, FIRST = "every", "first"  # point 6: every objector pays, or the first objection ends the check
+PAY_EACH, PAY_FIRST, TAKE = "pay_each", "pay_first", "take"  # point 3: who pays whom after a wrong "it's here"
+STAYS_OUT, BORROWS = "out", "borrow"  # point 4: a player without markers is out, or borrows one to play
+LATER, EARLIER, SHARE = "later", "earlier", "share"  # point 5: two right sealed claims, as many markers
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """One reading of the open points: objections (6), a wrong "it's here" (3), an empty hand (4), and how a game
+    lasts and ends (5): whether a "not here" nobody objects to is refunded from the supply, whether "it's here"
+    claims are sealed until the end of the round, and how ties between right sealed claims are settled."""
+
+    objections: str = EVERY
+    wrong_claim: str = PAY_EACH
+    empty_hand: str = STAYS_OUT
+    refund: bool = True
+    sealed: bool = True  # point 5 too: "it's here" claims are sealed and all checked at the end of the round
+    ties: str = SHARE  # right sealed claims with as many markers: they share the win, or the later or earlier wins
+
+    def to_text(self) -> str:
+        """The "name=value,..." form that from_text reads."""
+        return ",".join(f"{f.name}={_text_value(getattr(self, f.name))}" for f in fields(self))
+
+    @classmethod
+    def from_text(cls, text: str) -> "Rules":
+        """Rules from "name=value,..." (the simulation command's --rules); ValueError for anything else."""
+        values: dict[str, object] = {}
+        for part in filter(None, text.split(",")):
+            name, _, value = part.partition("=")
+            if name not in _READINGS:
+                raise ValueError(f"no reading called {name!r}; readings: {', '.join(_READINGS)}")
+            choices = _READINGS[name]
+            if value not in choices:
+                raise ValueError(f"{name} is one of {', '.join(choices)}, not {value!r}")
+            values[name] = value == "yes" if name in ("refund", "sealed") else value
+        return cls(**values)
+
+
+def _text_value(value: str | bool) -> str:
+    return ("yes" if value else "no") if isinstance(value, bool) else value
+
+
+_READINGS = {
+    "objections": (EVERY, FIRST),
+    "wrong_claim": (PAY_EACH, PAY_FIRST, TAKE),
+    "empty_hand": (STAYS_OUT, BORROWS),
+    "refund": ("yes", "no"),
+    "sealed": ("yes", "no"),
+    "ties": (SHARE, LATER, EARLIER),
+}
+RULES = Rules()  # the reading played at the table, chosen by simulation (docs/cryptid-markers.md)
+
+
+class IllegalMove(ValueError):
+    """A move the rules forbid now. `reason` is a stable key, `params` fill the message; str() reads well."""
+
+    def __init__(self, reason: str, **params) -> None:
+        self.reason = reason
+        self.params = params
+        super().__init__(illegal_text(reason, params))
+
+
+def clean_name(name: str) -> str:
+    """A display name with its whitespace collapsed, as in the classic game; IllegalMove when it is not one."""
+    try:
+        return _clean_name(name)
+    except _NameError as error:
+        raise IllegalMove(error.reason, **error.params) from None
+
+
+class Move(_ClassicMove):
+    """A move of this variant: a frozen value with the JSON form of the classic game's moves (play.Move), read back
+    by Move.from_json into this variant's move types (MoveFormatError for anything else)."""
+
+    __slots__ = ()
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True, slots=True)
+class Start(Move):
+    """Deal the hands and begin with `first` (the caller draws it)."""
+
+    action: ClassVar[str] = "start"
+    first: int
+
+
+@dataclass(frozen=True, slots=True)
+class Name(Move):
+    """A player's display name; allowed in every phase, and not logged."""
+
+    action: ClassVar[str] = "name"
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class NotHere(Move):
+    """Claim "not here" on a hex the seat's own clues rule out, putting a marker on it."""
+
+    action: ClassVar[str] = "not_here"
+    seat: int
+    hex: int
+
+
+@dataclass(frozen=True, slots=True)
+class ItsHere(Move):
+    """Claim "it's here" on a hex the seat's own clues allow, putting a marker on it; every clue checks it."""
+
+    action: ClassVar[str] = "its_here"
+    seat: int
+    hex: int
+
+
+@dataclass(frozen=True, slots=True)
+class Leave(Move):
+    """A seat leaves: its clues keep answering, its markers go back to the supply, it never acts again."""
+
+    action: ClassVar[str] = "leave"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class End(Move):
+    """The table ends the game (the host's button): no winner, every clue shown."""
+
+    action: ClassVar[str] = "end"
+
+
+MOVE_TYPES: dict[str, type[Move]] = {kind.action: kind for kind in (Start, Name, NotHere, ItsHere, Leave, End)}
+Move.types = MOVE_TYPES
+
+
+class LogEntry(NamedTuple):
+    """One line of the log: who did what, on which hex, with which clue (a position in the game's clue order)
+    and, for a payment, to whom (`other`)."""
+
+    n: int
+    seat: int
+    action: str
+    hex: int | None = None
+    clue: int | None = None
+    other: int | None = None
+
+    def to_json(self) -> dict:
+        data: dict = {"n": self.n, "seat": self.seat, "action": self.action}
+        if self.hex is not None:
+            data["row"], data["col"] = hex_row_col(self.hex)
+        if self.clue is not None:
+            data["clue"] = self.clue
+        if self.other is not None:
+            data["other"] = self.other
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """A game of Markers after some moves. Per-seat tuples are indexed by seat - 1, per-clue tuples by the clue's
+    position in game.clues. markers: (hex, seat, kind) in the order they were placed."""
+
+    game: Game
+    rules: Rules
+    version: int
+    phase: str
+    first: int | None
+    turn: int | None
+    hands: tuple[int, ...]
+    supply: int
+    markers: tuple[tuple[int, int, str], ...]
+    sealed: tuple[tuple[int, int], ...]  # (seat, hex) of the sealed "it's here" claims of this round (secret)
+    allows: tuple[int, ...]  # per clue, hexes the table has seen it allow
+    rules_out: tuple[int, ...]  # per clue, hexes the table has seen it rule out
+    out: frozenset[int]  # seats without markers (under the "out" reading) and seats that left
+    left: frozenset[int]
+    names: tuple[str | None, ...]
+    log: tuple[LogEntry, ...]
+    winners: tuple[int, ...]  # one seat, or several sharing a win
+    outcome: str | None
+    _areas: tuple[int, ...] = field(repr=False, compare=False)  # per clue, the hexes it allows (secret)
+
+    @classmethod
+    def initial(cls, game: Game, rules: Rules = RULES) -> "State":
+        if game.players not in PLAYER_COUNTS:
+            raise ValueError(f"Markers is for {PLAYER_COUNTS[0]}-{PLAYER_COUNTS[-1]} players, not {game.players}")
+        areas = clue_areas(game.board)
+        clues = len(game.clues)
+        return cls(
+            game=game, rules=rules, version=0, phase=LOBBY, first=None, turn=None, hands=(0,) * game.players,
+            supply=SUPPLY, markers=(), sealed=(), allows=(0,) * clues, rules_out=(0,) * clues, out=frozenset(),
+            left=frozenset(), names=(None,) * game.players, log=(), winners=(), outcome=None,
+            _areas=tuple(areas[clue.index] for clue in game.clues),
+        )
+
+    @classmethod
+    def replay(cls, game: Game, moves: Iterable[Move], rules: Rules = RULES) -> "State":
+        """The state after the moves in order from the lobby; IllegalMove at the first illegal one."""
+        state = cls.initial(game, rules)
+        for move in moves:
+            state = state.apply(move)
+        return state
+
+    # Reading the position.
+
+    @property
+    def players(self) -> int:
+        return self.game.players
+
+    @property
+    def seats(self) -> range:
+        return range(1, self.players + 1)
+
+    def clue_positions(self, seat: int) -> range:
+        """Positions in game.clues of the seat's clues: one, or two with 2 players."""
+        per_seat = len(self.game.clues) // self.players
+        return range((seat - 1) * per_seat, seat * per_seat)
+
+    def allowed(self, seat: int) -> int:
+        """Hexes every clue of the seat allows (its secret: show it to that seat only)."""
+        mask = ALL_HEXES
+        for position in self.clue_positions(seat):
+            mask &= self._areas[position]
+        return mask
+
+    @property
+    def marked(self) -> int:
+        """Mask of the hexes that have a marker."""
+        mask = 0
+        for hex, _, _ in self.markers:
+            mask |= 1 << hex
+        return mask
+
+    def not_here_choices(self, seat: int) -> int:
+        """Hexes where the seat may claim "not here" now (from its clues: show it to that seat only)."""
+        if not self._may_claim(seat):
+            return 0
+        return ALL_HEXES & ~self.allowed(seat) & ~self.marked
+
+    def its_here_choices(self, seat: int) -> int:
+        """Hexes where the seat may claim "it's here" now (from its clues: show it to that seat only)."""
+        if not self._may_claim(seat):
+            return 0
+        return self.allowed(seat) & ~self.marked
+
+    def _may_claim(self, seat: int) -> bool:
+        return self.phase == TURNS and self.turn == seat and (self.hands[seat - 1] > 0 or self._can_borrow(seat))
+
+    def _can_borrow(self, seat: int) -> bool:
+        return self.rules.empty_hand == BORROWS and any(self.hands[other - 1] for other in self.seats if other != seat)
+
+    def display_names(self, gettext: Translate = untranslated) -> dict[int, str]:
+        return {seat: self.names[seat - 1] or seat_name(seat, gettext) for seat in self.seats}
+
+    @property
+    def claims(self) -> int:
+        """Claims made so far: the turns played."""
+        return len(self.markers)
+
+    def check_version(self, version: int | None) -> None:
+        if version is not None and version != self.version:
+            raise IllegalMove("stale_version", version=version, current=self.version)
+
+    def is_legal(self, move: Move) -> bool:
+        try:
+            self.check(move)
+        except IllegalMove:
+            return False
+        return True
+
+    def check(self, move: Move) -> None:
+        """Raise IllegalMove when the move breaks a rule now."""
+        if type(move) is not Name and self.phase == OVER:
+            raise IllegalMove("game_over")
+        if isinstance(move, Start):
+            if self.phase != LOBBY:
+                raise IllegalMove("already_started")
+            self._check_seat(move.first)
+        elif isinstance(move, Name):
+            self._check_seat(move.seat)
+            clean_name(move.name)
+        elif isinstance(move, (NotHere, ItsHere)):
+            self._check_claim(move)
+        elif isinstance(move, Leave):
+            self._check_seat(move.seat)
+            if move.seat in self.left:
+                raise IllegalMove("you_left")
+
+    def _check_seat(self, seat: int) -> None:
+        if not (_is_int(seat) and 1 <= seat <= self.players):
+            raise IllegalMove("no_such_seat", seat=seat)
+
+    def _check_claim(self, move: NotHere | ItsHere) -> None:
+        if self.phase == LOBBY:
+            raise IllegalMove("not_started")
+        self._check_seat(move.seat)
+        if move.seat in self.left:
+            raise IllegalMove("you_left")
+        if self.turn != move.seat:
+            raise IllegalMove("not_your_turn")
+        if not self._may_claim(move.seat):
+            raise IllegalMove("no_markers")
+        if not (_is_int(move.hex) and 0 <= move.hex < HEX_COUNT):
+            raise IllegalMove("off_board", hex=move.hex)
+        if self.marked >> move.hex & 1:
+            raise IllegalMove("hex_has_marker")
+        allowed = self.allowed(move.seat) >> move.hex & 1
+        if isinstance(move, NotHere) and allowed:
+            raise IllegalMove("clue_allows_hex")
+        if isinstance(move, ItsHere) and not allowed:
+            raise IllegalMove("clue_rules_out_hex")
+
+    # Changing it.
+
+    def apply(self, move: Move) -> "State":
+        """The state after one more move; IllegalMove (this state unchanged) when the rules forbid it."""
+        self.check(move)
+        fold = _Fold(self)
+        if isinstance(move, Start):
+            fold.start(move.first)
+        elif isinstance(move, Name):
+            fold.names[move.seat - 1] = clean_name(move.name)
+        elif isinstance(move, NotHere):
+            fold.not_here(move.seat, move.hex)
+        elif isinstance(move, ItsHere):
+            fold.its_here(move.seat, move.hex)
+        elif isinstance(move, Leave):
+            fold.leave(move.seat)
+        elif isinstance(move, End):
+            fold.end(ENDED)
+        return fold.freeze(self.version + 1)
+
+    @property
+    def ranks(self) -> dict[int, int] | None:
+        """The winner (or winners) 1, every other seat 2; None without a winner."""
+        if not self.winners:
+            return None
+        return {seat: 1 if seat in self.winners else 2 for seat in self.seats}
+
+    @property
+    def winner(self) -> int | None:
+        """The sole winner, if one seat won alone."""
+        return self.winners[0] if len(self.winners) == 1 else None
+
+
+class _Fold:
+    """A working copy of a state that one move changes in place; freeze() makes the next State."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.rules = state.rules
+        self.phase, self.first, self.turn = state.phase, state.first, state.turn
+        self.hands, self.supply = list(state.hands), state.supply
+        self.markers, self.sealed = list(state.markers), list(state.sealed)
+        self.allows, self.rules_out = list(state.allows), list(state.rules_out)
+        self.out, self.left, self.names = set(state.out), set(state.left), list(state.names)
+        self.log = list(state.log)
+        self.winners, self.outcome = state.winners, state.outcome
+
+    def freeze(self, version: int) -> State:
+        return replace(
+            self.state, version=version, phase=self.phase, first=self.first, turn=self.turn,
+            hands=tuple(self.hands), supply=self.supply, markers=tuple(self.markers), sealed=tuple(self.sealed),
+            allows=tuple(self.allows),
+            rules_out=tuple(self.rules_out), out=frozenset(self.out), left=frozenset(self.left),
+            names=tuple(self.names), log=tuple(self.log), winners=self.winners, outcome=self.outcome,
+        )
+
+    def _log(self, seat: int, action: str, hex: int | None = None, clue: int | None = None,
+             other: int | None = None) -> None:
+        self.log.append(LogEntry(len(self.log) + 1, seat, action, hex, clue, other))
+
+    def start(self, first: int) -> None:
+        state = self.state
+        hand = HAND_SIZES[state.players]
+        self.hands = [0 if seat in self.left else hand for seat in state.seats]
+        self.supply = SUPPLY - sum(self.hands)
+        self.out |= self.left
+        self.phase, self.first = TURNS, first
+        self.turn = None
+        self._next_turn(first - 1)
+
+    def _answers(self, clue: int, hex: int) -> bool:
+        """Whether the clue allows the hex; the answer becomes public."""
+        if self.state._areas[clue] >> hex & 1:
+            self.allows[clue] |= 1 << hex
+            return True
+        self.rules_out[clue] |= 1 << hex
+        return False
+
+    def _others(self, seat: int) -> list[tuple[int, int]]:
+        """(seat, clue) of every other seat's clues, clockwise from the seat after `seat`."""
+        state = self.state
+        order = []
+        for step in range(1, state.players):
+            other = (seat - 1 + step) % state.players + 1
+            order += [(other, clue) for clue in state.clue_positions(other)]
+        return order
+
+    def _place(self, seat: int, hex: int, kind: str) -> None:
+        """Take a marker from the seat's hand (borrowing one first if the reading lets it) onto the hex, or face
+        down beside the board for a sealed claim."""
+        if not self.hands[seat - 1]:
+            lender = next(other for other, _ in self._others(seat) if self.hands[other - 1])
+            self.hands[lender - 1] -= 1
+            self._log(seat, BORROW, other=lender)
+        else:
+            self.hands[seat - 1] -= 1
+        if kind == ITS_HERE and self.rules.sealed:
+            self.sealed.append((seat, hex))
+            self._log(seat, SEAL)
+        else:
+            self.markers.append((hex, seat, kind))
+            self._log(seat, kind, hex)
+
+    def _pay(self, payer: int, payee: int) -> bool:
+        """One marker from payer to payee, when the payer has one and the payee is still in; whether it moved."""
+        if not self.hands[payer - 1] or payee in self.out:
+            return False
+        self.hands[payer - 1] -= 1
+        self.hands[payee - 1] += 1
+        self._log(payer, PAY, other=payee)
+        return True
+
+    def not_here(self, seat: int, hex: int) -> None:
+        self._place(seat, hex, NOT_HERE)
+        own = self.state.clue_positions(seat)
+        if len(own) == 1:  # the claim says, publicly, that a lone clue rules the hex out
+            self._answers(own[0], hex)
+        objectors: set[int] = set()
+        for other, clue in self._others(seat):
+            if self._answers(clue, hex):
+                self._log(other, OBJECT, hex, clue)
+                if other not in objectors:  # a player pays once, even when both their clues object
+                    objectors.add(other)
+                    self._pay(other, seat)
+                if self.rules.objections == FIRST:
+                    break
+            else:
+                self._log(other, SILENT, hex, clue)
+        if not objectors and self.rules.refund and self.supply:
+            self.supply -= 1
+            self.hands[seat - 1] += 1
+            self._log(seat, REFUND, hex)
+        self._after_turn(seat)
+
+    def its_here(self, seat: int, hex: int) -> None:
+        self._place(seat, hex, ITS_HERE)
+        if self.rules.sealed:
+            self._after_turn(seat)
+            return
+        if self._check_its_here(seat, hex):
+            self._win([seat], hex)
+            return
+        self._after_turn(seat)
+
+    def _check_its_here(self, seat: int, hex: int) -> bool:
+        """Every other clue checks the claim (publicly) and, when it is wrong, markers change hands; whether it
+        was right."""
+        wrong = []
+        for other, clue in self._others(seat):
+            if self._answers(clue, hex):
+                self._log(other, ALLOWS, hex, clue)
+            else:
+                self._log(other, RULES_OUT, hex, clue)
+                wrong.append(other)
+        for clue in self.state.clue_positions(seat):
+            self._answers(clue, hex)  # the claimant's own clues allow it: the claim says so publicly
+        wrong_claim = self.rules.wrong_claim
+        for other in dict.fromkeys(wrong):  # each seat once, even with two clues that rule it out
+            if wrong_claim == TAKE:
+                self._pay(other, seat)
+            elif self._pay(seat, other) and wrong_claim == PAY_FIRST:
+                break
+        return not wrong
+
+    def _win(self, seats: list[int], hex: int) -> None:
+        for seat in seats:
+            self._log(seat, WIN, hex)
+        self.winners = tuple(seats)
+        self.end(FOUND)
+
+    def _open_seals(self) -> bool:
+        """At the end of a round, show and check every sealed claim in the order made; of the right ones, the
+        claimant with the most markers in hand wins (with as many, the rules' `ties` decide). Whether anyone won."""
+        sealed, self.sealed = self.sealed, []
+        right = []
+        for seat, hex in sealed:
+            self.markers.append((hex, seat, ITS_HERE))
+            self._log(seat, ITS_HERE, hex)
+            if self._check_its_here(seat, hex):
+                right.append((seat, hex))
+        if not right:
+            return False
+        most = max(self.hands[seat - 1] for seat, _ in right)
+        best = [(seat, hex) for seat, hex in right if self.hands[seat - 1] == most]
+        if self.rules.ties != SHARE:
+            best = [best[-1] if self.rules.ties == LATER else best[0]]
+        self._win([seat for seat, _ in best], best[0][1])
+        return True
+
+    def leave(self, seat: int) -> None:
+        self.left.add(seat)
+        self.out.add(seat)
+        kept = [claim for claim in self.sealed if claim[0] != seat]
+        self.supply += self.hands[seat - 1] + len(self.sealed) - len(kept)
+        self.hands[seat - 1], self.sealed = 0, kept
+        self._log(seat, LEAVE)
+        if self.phase == LOBBY:
+            if len(self.left) == self.state.players:
+                self.end(ABANDONED)
+        elif self.turn == seat:
+            self._after_turn(seat)
+        else:
+            self._settle()
+
+    def _after_turn(self, seat: int) -> None:
+        if self.sealed and self._round_over(seat) and self._open_seals():
+            return
+        if not self._settle():
+            self._next_turn(seat)
+
+    def _round_over(self, seat: int) -> bool:
+        """Whether the turn after `seat` begins a new round: no seat before the first player's place can still
+        claim in this one."""
+        players = self.state.players
+        for step in range(1, players + 1):
+            other = (seat - 1 + step) % players + 1
+            if other == self.first:
+                return True
+            if self._can_act(other):
+                return False
+        return True
+
+    def _can_act(self, seat: int) -> bool:
+        return seat not in self.out and (self.hands[seat - 1] > 0 or self.rules.empty_hand == BORROWS)
+
+    def _settle(self) -> bool:
+        """Put out the seats with empty hands (under the "out" reading) and end the game when one seat or none can
+        still claim; whether it ended. A seat waiting on a sealed claim is not out yet."""
+        state = self.state
+        waiting = {seat for seat, _ in self.sealed}
+        if self.rules.empty_hand == STAYS_OUT:
+            for seat in state.seats:
+                if not self.hands[seat - 1] and seat not in self.out and seat not in waiting:
+                    self.out.add(seat)
+                    self._log(seat, OUT)
+        playing = [seat for seat in state.seats if seat not in self.out]
+        if not playing:
+            self.end(ABANDONED if len(self.left) == state.players else EXHAUSTED)
+            return True
+        if len(playing) == 1 and len(self.left) < state.players and not waiting:
+            if self.rules.empty_hand == STAYS_OUT or len(self.left) == state.players - 1:
+                self.winners = (playing[0],)
+                self._log(playing[0], WIN)
+                self.end(LAST_STANDING)
+                return True
+        if not any(self.hands):
+            if waiting and self._open_seals():
+                return True
+            self.end(EXHAUSTED)
+            return True
+        return False
+
+    def _next_turn(self, after: int) -> None:
+        """The next seat clockwise after `after` that can claim; at a round's end its sealed claims are opened."""
+        players = self.state.players
+        for step in range(1, players + 1):
+            seat = (after - 1 + step) % players + 1
+            if self._can_act(seat):
+                self.turn = seat
+                return
+        if self.sealed and self._open_seals():
+            return
+        if not self._settle():
+            self.end(EXHAUSTED)
+
+    def end(self, outcome: str) -> None:
+        self.phase, self.turn, self.outcome = OVER, None, outcome
+
+
+def legal_moves(state: State, seat: int | None) -> list[Move]:
+    """Every move `seat` may make now (its claims and leaving); with seat None, the host's (Start, End).
+    Name takes free text, so it is not listed."""
+    if seat is None:
+        return [move for move in (*(Start(first) for first in state.seats), End()) if state.is_legal(move)]
+    moves: list[Move] = [NotHere(seat, hex) for hex in hexes_of(state.not_here_choices(seat))]
+    moves += [ItsHere(seat, hex) for hex in hexes_of(state.its_here_choices(seat))]
+    if state.is_legal(Leave(seat)):
+        moves.append(Leave(seat))
+    return moves
+
+
+# What one viewer may see.
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """The end of a game: the habitat, and every clue with the seat that held it, in the game's clue order."""
+
+    habitat: int
+    clues: tuple[tuple[int, Clue], ...]
+
+    def to_json(self) -> dict:
+        row, col = hex_row_col(self.habitat)
+        return {"habitat": {"row": row, "col": col},
+                "clues": [clue.to_json() | {"seat": seat} for seat, clue in self.clues]}
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A game of Markers as one viewer sees it: the public record, the viewer's own clues and choices, and the
+    reveal once the game is over. For the public (seat None) there are no clues and every choice is 0."""
+
+    version: int
+    players: int
+    mode: str
+    map_code: str
+    phase: str
+    first: int | None
+    turn: int | None
+    names: dict[int, str]
+    hands: tuple[int, ...]
+    supply: int
+    markers: tuple[tuple[int, int, str], ...]
+    allows: tuple[int, ...]
+    rules_out: tuple[int, ...]
+    clue_seats: tuple[int, ...]  # per clue position, the seat holding it (public: it is the seat order)
+    out: frozenset[int]
+    left: frozenset[int]
+    log: tuple[LogEntry, ...]
+    winners: tuple[int, ...]
+    outcome: str | None
+    reveal: Reveal | None
+    sealed_by: tuple[int, ...] = ()  # seats with a sealed "it's here" waiting for the end of the round
+    seat: int | None = None
+    clues: tuple[Clue, ...] = ()  # the viewer's own clues
+    allowed: int = 0  # hexes every clue of the viewer allows
+    not_here_choices: int = 0
+    its_here_choices: int = 0
+    sealed_hex: int | None = None  # the viewer's own sealed claim
+
+    @property
+    def seats(self) -> range:
+        return range(1, self.players + 1)
+
+    @property
+    def to_act(self) -> bool:
+        return self.seat is not None and self.turn == self.seat
+
+    @property
+    def own_positions(self) -> tuple[int, ...]:
+        return tuple(position for position, seat in enumerate(self.clue_seats) if seat == self.seat)
+
+    def to_json(self) -> dict:
+        data = {
+            "variant": "markers",
+            "version": self.version,
+            "players": self.players,
+            "mode": self.mode,
+            "map_code": self.map_code,
+            "phase": self.phase,
+            "first": self.first,
+            "turn": self.turn,
+            "supply": self.supply,
+            "seats": [{"seat": s, "name": self.names[s], "markers": self.hands[s - 1], "out": s in self.out,
+                       "left": s in self.left} for s in self.seats],
+            "markers": [{"row": hex_row_col(hex)[0], "col": hex_row_col(hex)[1], "seat": seat, "kind": kind}
+                        for hex, seat, kind in self.markers],
+            "answers": [{"clue": position, "seat": self.clue_seats[position],
+                         "allows": [hex_name(h) for h in hexes_of(self.allows[position])],
+                         "rules_out": [hex_name(h) for h in hexes_of(self.rules_out[position])]}
+                        for position in range(len(self.clue_seats))],
+            "log": [entry.to_json() for entry in self.log],
+            "winners": list(self.winners),
+            "outcome": self.outcome,
+            "sealed_by": list(self.sealed_by),
+        }
+        if self.seat is not None:
+            data["you"] = self.seat
+            data["clues"] = [clue.to_json() for clue in self.clues]
+            data["sealed"] = None if self.sealed_hex is None else hex_name(self.sealed_hex)
+        data["reveal"] = None if self.reveal is None else self.reveal.to_json()
+        return data
+
+
+def view(state: State, viewer: int | None = None, gettext: Translate = untranslated) -> View:
+    """The game as `viewer` (a seat, or None for the host screen and the public) may see it: the only place that
+    decides it. ValueError for a seat the game does not have."""
+    game = state.game
+    reveal = None
+    if state.phase == OVER:
+        reveal = Reveal(game.habitat, tuple((game.seat_of(i), clue) for i, clue in enumerate(game.clues)))
+    public = View(
+        version=state.version, players=state.players, mode=game.mode, map_code=game.board.to_map_code(),
+        phase=state.phase, first=state.first, turn=state.turn, names=state.display_names(gettext),
+        hands=state.hands, supply=state.supply, markers=state.markers, allows=state.allows,
+        rules_out=state.rules_out, clue_seats=tuple(game.seat_of(i) for i in range(len(game.clues))),
+        out=state.out, left=state.left, log=state.log, winners=state.winners, outcome=state.outcome, reveal=reveal,
+        sealed_by=tuple(seat for seat, _ in state.sealed),
+    )
+    if viewer is None:
+        return public
+    clues = game.seat_clues(viewer)
+    return replace(
+        public, seat=viewer, clues=clues, allowed=state.allowed(viewer),
+        not_here_choices=state.not_here_choices(viewer), its_here_choices=state.its_here_choices(viewer),
+        sealed_hex=next((hex for seat, hex in state.sealed if seat == viewer), None),
+    )
+
+
+# Texts.
+
+# Reasons of this variant's own; every other reason reads as in the classic game (text.ILLEGAL_MOVES).
+_ILLEGAL_TEXTS = {
+    "hex_has_marker": N_("That hex already has a marker."),
+    "no_markers": N_("You have no markers left."),
+    "clue_allows_hex": N_("Your clue allows that hex: you cannot claim the creature is not there."),
+    "clue_rules_out_hex": N_("Your clue rules that hex out: you cannot claim the creature is there."),
+}
+
+
+def illegal_text(reason: str, params: dict, gettext: Translate = untranslated) -> str:
+    """The message of an illegal move, in the reader's language."""
+    text = _ILLEGAL_TEXTS.get(reason)
+    if text is None:
+        return illegal_move_text(reason, params, gettext)
+    return gettext(text).format(**params)
