@@ -204,8 +204,11 @@ def test_the_host_hands_a_silent_seat_to_a_computer(site):
 def test_a_computer_turn_is_taken_once_by_two_sites_racing_on_one_database(site, database_url, tmp_path):
     other = make_app(database_url, tmp_path)
     client = site.test_client()
-    code = client.post("/api/tables", json={"players": 5, "computers": [
-        {"seat": s, "level": "solid"} for s in (2, 3, 4, 5)]}).get_json()["code"]
+    for _ in range(50):  # the first player is drawn: deal until a computer opens, so that turns are owed at once
+        code = client.post("/api/tables", json={"players": 5, "computers": [
+            {"seat": s, "level": "solid"} for s in (2, 3, 4, 5)]}).get_json()["code"]
+        if referee_state(site, code).turn != 1:
+            break
     taken = 0
     while True:
         with site.app_context():
