@@ -15,7 +15,7 @@ import http.client
 import json
 import os
 import random
-import select
+import selectors
 import socket
 import subprocess
 import sys
@@ -184,8 +184,10 @@ def _closed_by_server(connection: socket.socket | None) -> bool:
     request asked for), so a request sent on it would be lost, a body half-written into a broken pipe."""
     if connection is None:
         return False
-    readable, _, _ = select.select([connection], [], [], 0)
-    return bool(readable)
+    # A selector, not select.select: a run holding thousands of connections has descriptors beyond select's 1024.
+    with selectors.DefaultSelector() as selector:
+        selector.register(connection, selectors.EVENT_READ)
+        return bool(selector.select(0))
 
 
 @contextlib.contextmanager
