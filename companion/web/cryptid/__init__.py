@@ -12,10 +12,10 @@ from . import models  # noqa: F401 (the tables, created with the others)
 
 
 def init_app(app: Flask) -> None:
-    from . import api, computers, dealing, games, help, home, host, play, seats
+    from . import api, computers, dealing, games, help, home, host, markers, play, seats
 
     dealing.init_app(app)
-    for module in (home, games, host, seats, play, help, api):
+    for module in (home, games, host, seats, play, markers, help, api):
         app.register_blueprint(module.bp)
     games.init_app(app)
     computers.init_app()  # the core's worker takes their turns
