@@ -19,6 +19,7 @@ def init_app(app: Flask) -> None:
         app.register_blueprint(module.bp)
     games.init_app(app)
     computers.init_app()  # the core's worker takes their turns
+    markers.init_computers()
     # JSON clients send no CSRF token: the API acts only through unguessable seat links, and a browser cannot
     # post JSON to another site without a CORS preflight this site never grants.
     csrf.exempt(api.bp)

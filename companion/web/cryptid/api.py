@@ -120,8 +120,6 @@ def create_table():
     if not isinstance(data.get("notebook", False), bool):
         raise BadJson(gettext('"notebook" must be true or false.'))
     computers = _computers(data.get("computers"), players)
-    if computers and variant == MARKERS:
-        raise BadJson(gettext("Computer players do not play Markers yet."))
     game = dealer().new_game(players, ADVANCED if advanced else NORMAL)
     create_refereed(game, start=True, notebook=data.get("notebook", False), computers=computers, variant=variant)
     base, _ = phone_base()

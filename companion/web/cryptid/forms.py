@@ -81,8 +81,6 @@ class NewGameForm(Form):
             raise ValidationError(_l("Markers needs the app as referee."))
         if self.players.data not in markers.PLAYER_COUNTS:
             raise ValidationError(_l("Markers is for 2 to 4 players."))
-        if self.computer_levels():
-            raise ValidationError(_l("Computer players do not play Markers yet."))
 
     def validate_how(self, field) -> None:
         if field.data not in (BOX, REFEREED, None, ""):

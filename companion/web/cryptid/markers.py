@@ -7,10 +7,14 @@ claims and seat tokens, with this variant's moves and pages."""
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
+
 from flask import Blueprint, abort, jsonify, render_template, request, url_for
 from flask_babel import lazy_gettext
+from sqlalchemy import select
 
-from companion.cryptid import Game, markers
+from companion.cryptid import Game, markers, markers_bots
 from companion.cryptid.hexgrid import ALL_HEXES, HEX_COUNT, hex_name
 from companion.cryptid.markers import (
     ITS_HERE,
@@ -25,6 +29,7 @@ from companion.cryptid.markers import (
 )
 from companion.cryptid.text import clue_text
 from companion.web.core import claims
+from companion.web.core import computers as worker
 from companion.web.core.errors import error_response
 from companion.web.core.i18n import gettext, language_digits, local_digits
 from companion.web.core.live import long_poll_response, wait_for_change
@@ -32,14 +37,15 @@ from companion.web.core.moves import act
 from companion.web.core.network import phone_base
 from companion.web.core.ratelimit import actions_limit, limiter
 from companion.web.core.security import mark_private
-from companion.web.core.store import Conflict
+from companion.web.core.store import Conflict, reading
 
 from .common import game_or_404, hex_labels, host_game, map_letters, seat_game
+from .computers import computer_seats, labelled_names
+from .dealing import dealer
 from .diagram import board_svg, hex_center, piece_marks
 from .head import TableHead, read_head
-from .play import (
-    seat_cards,  # the host's seat links and QR codes are the classic table's
-)
+from .models import MARKERS, ComputerSeat, RefereedTable
+from .play import COMPUTER_SEAT, SEAT_ELSEWHERE, seat_cards
 from .refereed import draw_first, load_markers, next_refereed_code, submit_markers
 from .tokens import seat_token
 
@@ -164,13 +170,17 @@ def live_context(game: Game, state: markers.State, *, seat: int | None, live_url
                  link) -> dict:
     """What the live fragment shows; whatever depends on who is looking comes from markers.view(state, seat)."""
     seen = markers.view(state, seat, gettext)
-    names = {number: local_digits(name) for number, name in seen.names.items()}
+    computers = computer_seats(game.code)
+    if seat in computers:  # the seat's phone only watches: a computer plays it
+        seen = replace(seen, not_here_choices=0, its_here_choices=0)
+    names = {number: local_digits(name) for number, name in labelled_names(seen.names, computers, gettext).items()}
     selected = selected_hex(seen)
     start = max((i for i, e in enumerate(seen.log) if e.action in _MOVE_STARTS), default=len(seen.log))
     return {
         "game": game, "view": seen, "seat": seat, "names": names,
         "status": local_digits(status_text(seen, names)),
-        "your_turn": seen.to_act,
+        "your_turn": seen.to_act and seat not in computers,
+        "left_notice": str(COMPUTER_SEAT) if seat in computers else None,
         "hands": [{"seat": s, "name": names[s], "markers": local_digits(str(seen.hands[s - 1])),
                    "out": s in seen.out, "left": s in seen.left, "sealed": s in seen.sealed_by} for s in seen.seats],
         "supply": local_digits(str(seen.supply)),
@@ -331,7 +341,9 @@ def seat_act(token: str):
     markers_game(game)
     mark_private()
     if claims.claim(game.code, claim_key(seat)) == claims.ELSEWHERE:
-        return error_response(409, gettext("This seat is now open on another phone. To play here, take it back first."))
+        return error_response(409, str(SEAT_ELSEWHERE))
+    if seat in computer_seats(game.code):
+        return error_response(409, str(COMPUTER_SEAT))
 
     def fragment(state):
         return render_live({**seat_context(token, game, seat, state), "etag": seat_etag(game, seat, state)})
@@ -398,6 +410,8 @@ def api_move(seat: int, data: dict) -> markers.Move | None:
 def api_submit(game: Game, seat: int, data: dict):
     """A seat's move from JSON: its view, 400 for a malformed body, 409 for an illegal or stale move."""
     version = data.pop("version", None)
+    if seat in computer_seats(game.code):
+        return jsonify(error=str(COMPUTER_SEAT)), 409
     move = api_move(seat, data)
     if move is None or (version is not None and type(version) is not int):
         return jsonify(error=gettext('Send {"action": "not_here" or "its_here", "hex": {"row": R, "col": C}}, '
@@ -411,3 +425,52 @@ def api_submit(game: Game, seat: int, data: dict):
                        state=view_json(game, exc.state, seat)), 409
     return jsonify(view_json(game, state, seat))
 
+
+
+# Computer seats (docs/cryptid-markers.md section 5), taken by the core's single worker -------------------------
+
+# The table's levels, as the deal form and the JSON name them, played by markers_bots' levels.
+BOT_LEVELS = {"beginner": "basic", "solid": "sharp", "expert": "sharp"}
+
+_COMPUTER_SEATS = (select(ComputerSeat.code, ComputerSeat.seat)
+                   .join(RefereedTable, RefereedTable.code == ComputerSeat.code)
+                   .where(RefereedTable.variant == MARKERS))
+
+
+def decide(state: markers.State, seat: int, level: str) -> markers.Move:
+    """The claim a computer of the table's `level` makes at `seat`, from that seat's own view only; seeded by the
+    position, so that two workers taking the same turn make the same claim."""
+    rng = random.Random(f"{state.game.code}/{state.version}/{seat}")
+    return markers_bots.choose_claim(markers.view(state, seat), markers_bots.LEVELS[BOT_LEVELS[level]], rng)
+
+
+def pending_turns() -> list[tuple]:
+    """The claims computers owe Markers tables now: ("claim", code, version, seat)."""
+    tables: dict[str, set[int]] = {}
+    with reading() as connection:
+        for code, seat in connection.execute(_COMPUTER_SEATS):
+            tables.setdefault(code, set()).add(seat)
+    owed = []
+    for code, seats in tables.items():
+        state = load_markers(dealer().load(code))
+        if state.phase == markers.TURNS and state.turn in seats:
+            owed.append(("claim", code, state.version, state.turn))
+    return owed
+
+
+def take_turn(turn: tuple) -> None:
+    """Take one owed claim, if the table still waits for it; a move that came first makes it moot."""
+    _, code, version, seat = turn
+    game = dealer().load(code)
+    level = computer_seats(code).get(seat)
+    state = load_markers(game)
+    if level is None or state.version != version or state.turn != seat:
+        return
+    try:
+        submit_markers(game, decide(state, seat, level), version)
+    except (Conflict, markers.IllegalMove):  # another worker took this turn first
+        pass
+
+
+def init_computers() -> None:
+    worker.register("cryptid-markers", pending_turns, take_turn)

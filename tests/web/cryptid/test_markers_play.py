@@ -64,7 +64,8 @@ def test_the_deal_form_makes_a_markers_table_that_the_host_starts(site):
 @pytest.mark.parametrize("data, message", [
     ({"players": 3, "how": "box", "variant": "markers"}, "Markers needs the app as referee."),
     ({"players": 5, "how": "referee", "variant": "markers"}, "Markers is for 2 to 4 players."),
-    ({"players": 3, "how": "referee", "variant": "markers", "seat2": "solid"}, "Computer players do not play Markers yet."),
+    ({"players": 2, "how": "referee", "variant": "markers", "seat1": "solid", "seat2": "solid"},
+     "At least one seat must be a person."),
 ])
 def test_the_deal_form_refuses_what_markers_cannot_play(site, data, message):
     response = site.test_client().post("/", data=data)
@@ -176,3 +177,28 @@ def test_the_next_game_of_a_markers_table_is_markers_and_phones_are_offered_it(s
     following = code_of(client, urlsplit(response.headers["Location"]).path)
     assert server_state(site, following).phase == markers.LOBBY
     assert seat_token(following, 2) in client.get(f"/s/{seat_token(code, 2)}").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("level", ["beginner", "expert"])
+def test_computer_seats_play_a_markers_table_through_the_one_worker(site, level):
+    from companion.web.core.computers import take_all_pending
+
+    client = site.test_client()
+    data = client.post("/api/tables", json={"players": 3, "variant": "markers", "computers": [
+        {"seat": 2, "level": level}, {"seat": 3, "level": level}]}).get_json()
+    code = data["code"]
+    assert [s["computer"] for s in data["seats"]] == [None, level, level]
+    token = seat_token(code, 1)
+    for _ in range(20):
+        take_all_pending(site)
+        state = server_state(site, code)
+        if state.phase == markers.OVER:
+            break
+        assert state.turn == 1  # every computer turn was taken: the person's turn again
+        assert client.post(f"/s/{seat_token(code, 2)}/markers/play",
+                           data={"do": markers.NOT_HERE, "hex": "0"}).status_code == 409  # a computer's seat
+        move = markers.legal_moves(state, 1)[0]
+        assert client.post(f"/s/{token}/markers/play", data={"do": move.action, "hex": str(move.hex)}).status_code == 303
+    assert server_state(site, code).phase == markers.OVER
+    assert any(entry.seat in (2, 3) and entry.action in (markers.NOT_HERE, markers.SEAL)
+               for entry in server_state(site, code).log)
