@@ -45,7 +45,7 @@ from .dealing import dealer
 from .diagram import board_svg, hex_center, piece_marks
 from .head import TableHead, read_head
 from .models import MARKERS, ComputerSeat, RefereedTable
-from .play import COMPUTER_SEAT, SEAT_ELSEWHERE, seat_cards
+from .play import COMPUTER_SEAT, form_version, seat_cards, seat_refusal
 from .refereed import draw_first, load_markers, next_refereed_code, submit_markers
 from .tokens import seat_token
 
@@ -329,26 +329,21 @@ def form_move(seat: int, form) -> markers.Move | None:
     return NotHere(seat, hex_index) if action == NOT_HERE else ItsHere(seat, hex_index)
 
 
-def _version(form) -> int | None:
-    value = form.get("version", "")
-    return int(value) if value.isascii() and value.isdigit() and len(value) <= 6 else None
-
-
 @bp.post("/s/<token>/markers/play")
 @limiter.limit(actions_limit)
 def seat_act(token: str):
     game, seat = seat_game(token)
     markers_game(game)
     mark_private()
-    if claims.claim(game.code, claim_key(seat)) == claims.ELSEWHERE:
-        return error_response(409, str(SEAT_ELSEWHERE))
-    if seat in computer_seats(game.code):
-        return error_response(409, str(COMPUTER_SEAT))
+    refused = seat_refusal(game, seat)
+    if refused:
+        return refused
 
     def fragment(state):
         return render_live({**seat_context(token, game, seat, state), "etag": seat_etag(game, seat, state)})
 
-    return act(lambda: form_move(seat, request.form), lambda move: submit_markers(game, move, _version(request.form)),
+    return act(lambda: form_move(seat, request.form),
+               lambda move: submit_markers(game, move, form_version(request.form)),
                fragment, url_for("seats.seat", token=token), refusals=(markers.IllegalMove,), refused=refusal,
                malformed=MALFORMED_CLAIM, anchor="#board")
 
@@ -366,7 +361,7 @@ def host_act(token: str):
         return render_live({**host_context(token, game, state), "etag": host_etag(game, state)})
 
     return act(lambda: moves[action]() if action in moves else None,
-               lambda move: submit_markers(game, move, _version(request.form)), fragment,
+               lambda move: submit_markers(game, move, form_version(request.form)), fragment,
                url_for("host.screen", token=token), refusals=(markers.IllegalMove,), refused=refusal,
                malformed=MALFORMED_CLAIM, anchor="#play")
 

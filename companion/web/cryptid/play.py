@@ -539,21 +539,30 @@ COMPUTER_SEAT = lazy_gettext("A computer player now plays this seat.")
 SEAT_ELSEWHERE = lazy_gettext("This seat is now open on another phone. To play here, take it back first.")
 
 
+def seat_refusal(game: Game, seat: int):
+    """409 when this phone may not move the seat (another phone holds it, or a computer plays it); else None.
+    Claims the seat for this phone when it is free."""
+    if claims.claim(game.code, claim_key(seat)) == claims.ELSEWHERE:
+        return error_response(409, str(SEAT_ELSEWHERE))
+    if seat in computer_seats(game.code):
+        return error_response(409, str(COMPUTER_SEAT))
+    return None
+
+
 @bp.post("/s/<token>/play")
 @limiter.limit(actions_limit)
 def seat_act(token: str):
     game, seat = seat_game(token)
     classic_only(game)
     mark_private()
-    if claims.claim(game.code, claim_key(seat)) == claims.ELSEWHERE:
-        return error_response(409, str(SEAT_ELSEWHERE))
-    if seat in computer_seats(game.code):
-        return error_response(409, str(COMPUTER_SEAT))
+    refused = seat_refusal(game, seat)
+    if refused:
+        return refused
 
     def fragment(state):
         return render_live({**seat_context(token, game, seat, state), "etag": seat_etag(game, seat, state)})
 
-    return act(lambda: form_move(seat, request.form), lambda move: submit_once(game, move, _version(request.form)),
+    return act(lambda: form_move(seat, request.form), lambda move: submit_once(game, move, form_version(request.form)),
                fragment, url_for("seats.seat", token=token),
                refusals=(IllegalMove,), refused=play_error, malformed=MALFORMED_MOVE, anchor="#board")
 
@@ -588,12 +597,13 @@ def host_act(token: str):
     def fragment(state):
         return render_live({**host_context(token, game, state), "etag": host_etag(game, state)})
 
-    return act(lambda: host_move(game, request.form), lambda move: submit_once(game, move, _version(request.form)),
+    return act(lambda: host_move(game, request.form), lambda move: submit_once(game, move, form_version(request.form)),
                fragment, url_for("host.screen", token=token),
                refusals=(IllegalMove,), refused=play_error, malformed=MALFORMED_MOVE, anchor="#play")
 
 
-def _version(form) -> int | None:
+def form_version(form) -> int | None:
+    """The version a form says its move was made at (a stale one is refused); None when it names none."""
     value = form.get("version", "")
     return int(value) if value.isascii() and value.isdigit() and len(value) <= 6 else None
 
