@@ -66,6 +66,9 @@ AXE_VISITS = [
     # A notebook table's seat (with a sheet open too), and a refereed game's end with every player's review.
     ("en", "{notebook_seat}"), ("fa", "{notebook_seat}?hex=40"), ("ja", "{notebook_seat}"), ("el", "{notebook_seat}"),
     ("en", "{ended_seat}"), ("fa", "{ended_host}"),
+    # A Markers table: a seat (with its sheet open), the host screen and a seat at the end.
+    ("en", "{markers_seat}"), ("fa", "{markers_seat}?hex=40"), ("ja", "{markers_host}"), ("el", "{markers_seat}"),
+    ("en", "{markers_ended_seat}"), ("fa", "{markers_ended_seat}"),
 ]
 
 
@@ -88,6 +91,12 @@ def places(browser, live_server, host_of, revealed, live_app) -> dict[str, str]:
     with live_app.app_context():  # the table agrees to the reveal: the game ends, its review on every screen
         settle_reveal(live_app.extensions["dealer"].load(ended["code"]))
     found.update(ended_seat=ended["seats"][0]["url"], ended_host=ended["host_url"])
+    table = page.request.post(api, data={"players": 3, "variant": "markers"}).json()
+    found.update(markers_seat=table["seats"][0]["url"], markers_host=table["host_url"])
+    ended = page.request.post(api, data={"players": 3, "variant": "markers"}).json()
+    with live_app.app_context():  # the table agrees to the reveal: the game ends with every clue shown
+        settle_reveal(live_app.extensions["dealer"].load(ended["code"]))
+    found["markers_ended_seat"] = ended["seats"][1]["url"]
     page.close()
     return found
 

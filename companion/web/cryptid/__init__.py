@@ -12,13 +12,14 @@ from . import models  # noqa: F401 (the tables, created with the others)
 
 
 def init_app(app: Flask) -> None:
-    from . import api, computers, dealing, games, help, home, host, play, seats
+    from . import api, computers, dealing, games, help, home, host, markers, play, seats
 
     dealing.init_app(app)
-    for module in (home, games, host, seats, play, help, api):
+    for module in (home, games, host, seats, play, markers, help, api):
         app.register_blueprint(module.bp)
     games.init_app(app)
     computers.init_app()  # the core's worker takes their turns
+    markers.init_computers()
     # JSON clients send no CSRF token: the API acts only through unguessable seat links, and a browser cannot
     # post JSON to another site without a CORS preflight this site never grants.
     csrf.exempt(api.bp)

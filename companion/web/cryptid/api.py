@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, request, url_for
 
-from companion.cryptid import ADVANCED, NORMAL
+from companion.cryptid import ADVANCED, NORMAL, markers
 from companion.cryptid.play import (
     OVER,
     PLAYER_COUNTS,
@@ -22,9 +22,12 @@ from companion.web.core.security import mark_private
 from companion.web.core.store import Conflict
 from companion.web.cryptid.tokens import host_token
 
+from . import markers as markers_web
 from .common import game_or_404, seat_game, seat_url
 from .computers import LEVEL_NAMES, computer_seats
 from .dealing import dealer
+from .head import read_head
+from .models import CLASSIC, MARKERS, VARIANTS
 from .notebook import game_review, notebook_json, review_json, seat_notebook
 from .play import COMPUTER_SEAT
 from .refereed import create_refereed, has_notebook, is_refereed, load_play, submit
@@ -106,17 +109,23 @@ def create_table():
     """A refereed game on a new map, started at once: its code, the host's and public URLs and the seats'."""
     data = _json_body()
     players, advanced = data.get("players"), data.get("advanced", False)
-    if (type(players) is not int or players not in PLAYER_COUNTS or not isinstance(advanced, bool)
-            or set(data) - {"players", "advanced", "notebook", "computers"}):
-        raise BadJson(gettext('Send {"players": 3, 4 or 5, "advanced": true or false}.'))
+    variant = data.get("variant", CLASSIC)
+    if variant not in VARIANTS:
+        raise BadJson(gettext('"variant" must be "classic" or "markers".'))
+    counts = markers.PLAYER_COUNTS if variant == MARKERS else PLAYER_COUNTS
+    if (type(players) is not int or players not in counts or not isinstance(advanced, bool)
+            or set(data) - {"players", "advanced", "notebook", "computers", "variant"}):
+        raise BadJson(gettext('Send {"players": 2, 3 or 4, "advanced": true or false, "variant": "markers"}.')
+                      if variant == MARKERS else gettext('Send {"players": 3, 4 or 5, "advanced": true or false}.'))
     if not isinstance(data.get("notebook", False), bool):
         raise BadJson(gettext('"notebook" must be true or false.'))
     computers = _computers(data.get("computers"), players)
     game = dealer().new_game(players, ADVANCED if advanced else NORMAL)
-    create_refereed(game, start=True, notebook=data.get("notebook", False), computers=computers)
+    create_refereed(game, start=True, notebook=data.get("notebook", False), computers=computers, variant=variant)
     base, _ = phone_base()
     body = {
         "code": game.code,
+        "variant": variant,
         "host_url": base + url_for("host.screen", token=host_token(game.code)),
         "public_url": base + url_for("games.setup", code=game.code),
         # A computer seat has no link: nobody is to play it.
@@ -149,6 +158,8 @@ def _state_after_wait(game, seat):
 @bp.get("/tables/<code>/play")
 def table_play(code: str):
     game = _refereed_or_404(game_or_404(code))
+    if read_head(code).markers:
+        return jsonify(markers_web.api_state(game, None, _wait_param()))
     return jsonify(_play_view(game, _state_after_wait(game, None)))
 
 
@@ -157,6 +168,8 @@ def seat_play(token: str):
     game, seat = seat_game(token)
     _refereed_or_404(game)
     mark_private()
+    if read_head(game.code).markers:
+        return jsonify(markers_web.api_state(game, seat, _wait_param()))
     return jsonify(_play_view(game, _state_after_wait(game, seat), seat))
 
 
@@ -167,6 +180,8 @@ def seat_move(token: str):
     _refereed_or_404(game)
     mark_private()
     data = _json_body()
+    if read_head(game.code).markers:
+        return markers_web.api_submit(game, seat, data)
     version = data.get("version")
     if version is not None and type(version) is not int:
         raise BadJson(gettext('"version" must be a whole number.'))

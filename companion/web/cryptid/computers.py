@@ -36,7 +36,7 @@ from companion.web.core.store import Conflict, reading, stamp_of, touch
 from .agreement import cast_vote, load_agreement
 from .dealing import dealer
 from .head import TableHead
-from .models import ComputerSeat
+from .models import MARKERS, ComputerSeat, RefereedTable
 from .refereed import load_play, settle_reveal, submit
 
 log = logging.getLogger(__name__)
@@ -90,8 +90,10 @@ def decide(state: State, seat: int, level: str, hint: str | None = None) -> Move
     return choose_move(view(state, seat), LEVELS[level], rng, hint)
 
 
-_OWED = select(ComputerSeat.code, ComputerSeat.seat, ComputerSeat.level, TableRecord.last_activity,
-               TableRecord.changes).join(TableRecord, TableRecord.code == ComputerSeat.code)
+# Classic tables only: a Markers table's computers are markers.py's (docs/cryptid-markers.md section 5).
+_OWED = (select(ComputerSeat.code, ComputerSeat.seat, ComputerSeat.level, TableRecord.last_activity,
+                TableRecord.changes).join(TableRecord, TableRecord.code == ComputerSeat.code)
+         .join(RefereedTable, RefereedTable.code == ComputerSeat.code).where(RefereedTable.variant != MARKERS))
 
 
 def pending_turns() -> list[tuple]:

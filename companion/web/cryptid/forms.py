@@ -15,13 +15,14 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, InputRequired, NumberRange, ValidationError
 
-from companion.cryptid import GameCodeError, NoHabitatLeft
+from companion.cryptid import GameCodeError, NoHabitatLeft, markers
 from companion.cryptid.text import code_error_text, no_habitat_left_text
 from companion.web.core.forms import Form
 from companion.web.core.i18n import gettext
 
 from .computers import DEFAULT_LEVEL, LEVEL_NAMES
 from .dealing import dealer
+from .models import CLASSIC, MARKERS
 
 PLAYER_CHOICES = [SelectChoice(2, _l("2 (variant: two clues each)")), SelectChoice(3, "3"), SelectChoice(4, "4"), SelectChoice(5, "5")]
 
@@ -51,6 +52,13 @@ class NewGameForm(Form):
         validate_choice=False,  # a form without the field (older pages, scripts) plays with the box
     )
     notebook = BooleanField(_l("A deduction notebook on each phone"))
+    variant = RadioField(
+        _l("Game"),
+        choices=[SelectChoice(CLASSIC, _l("Cryptid: ask, search and place cubes")),
+                 SelectChoice(MARKERS, _l("Markers (2 to 4 players): claim “not here” and “it’s here” with markers"))],
+        default=CLASSIC,
+        validate_choice=False,  # a form without the field plays classic Cryptid
+    )
     # Who plays each seat (the template names them by seat_name); only a refereed game may have computers.
     seat1, seat2, seat3, seat4, seat5 = (seat_field() for _ in SEATS)
     submit = SubmitField(_l("Deal a new game"))
@@ -64,10 +72,24 @@ class NewGameForm(Form):
         return {seat: field.data for seat, field in zip(SEATS, self.seats)
                 if seat <= (self.players.data or 0) and field.data in LEVEL_NAMES}
 
+    @property
+    def markers(self) -> bool:
+        return self.variant.data == MARKERS
+
+    def _validate_markers(self, how: str) -> None:
+        if how != REFEREED:
+            raise ValidationError(_l("Markers needs the app as referee."))
+        if self.players.data not in markers.PLAYER_COUNTS:
+            raise ValidationError(_l("Markers is for 2 to 4 players."))
+
     def validate_how(self, field) -> None:
         if field.data not in (BOX, REFEREED, None, ""):
             raise ValidationError(_l("Not a valid choice."))
-        if field.data == REFEREED and self.players.data == 2:
+        if self.variant.data not in (CLASSIC, MARKERS, None, ""):
+            raise ValidationError(_l("Not a valid choice."))
+        if self.variant.data == MARKERS:
+            self._validate_markers(field.data)
+        elif field.data == REFEREED and self.players.data == 2:
             raise ValidationError(_l("The app referees games of 3 to 5 players: asking needs at least two other players."))
         if any(f.data not in (PERSON, None, "", *LEVEL_NAMES) for f in self.seats):
             raise ValidationError(_l("Not a valid choice."))

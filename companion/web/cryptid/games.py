@@ -13,7 +13,7 @@ from companion.web.core.i18n import gettext
 from companion.web.cryptid.agreement import load_agreement
 from companion.web.cryptid.head import read_head
 
-from . import play
+from . import markers, play
 from .common import (
     GameNotFound,
     board_context,
@@ -42,6 +42,8 @@ def setup(code: str):
         return redirect(url_for("games.setup", code=game.code), 301)
     head = read_head(game.code)
     state = load_agreement(game, head)
+    if head.markers:
+        return markers.public_page(game, head)
     if head.refereed:
         return play.public_page(game, public_panel(game, state), head)
     return render_template(

@@ -9,7 +9,7 @@ from sqlalchemy import bindparam, select
 from companion.web.core.db import TableRecord
 from companion.web.core.store import reading, stamp_of
 
-from .models import RefereedTable
+from .models import CLASSIC, MARKERS, RefereedTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,10 +17,16 @@ class TableHead:
     stamp: str
     refereed: bool
     notebook: bool = False  # a refereed table that chose the deduction notebook
+    variant: str = CLASSIC  # the game a refereed table plays: classic Cryptid or Markers
+
+    @property
+    def markers(self) -> bool:
+        return self.refereed and self.variant == MARKERS
 
 
 _HEAD = (
-    select(TableRecord.last_activity, TableRecord.changes, RefereedTable.code, RefereedTable.notebook)
+    select(TableRecord.last_activity, TableRecord.changes, RefereedTable.code, RefereedTable.notebook,
+           RefereedTable.variant)
     .outerjoin(RefereedTable, RefereedTable.code == TableRecord.code)
     .where(TableRecord.code == bindparam("code"))
 )
@@ -32,4 +38,4 @@ def read_head(code: str) -> TableHead:
         row = connection.execute(_HEAD, {"code": code}).first()
     if row is None:
         return TableHead("0", False)
-    return TableHead(stamp_of(row[0], row[1]), row[2] is not None, bool(row[3]))
+    return TableHead(stamp_of(row[0], row[1]), row[2] is not None, bool(row[3]), row[4] or CLASSIC)

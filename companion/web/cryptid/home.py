@@ -11,6 +11,7 @@ from .common import seat_url
 from .dealing import dealer
 from .forms import REFEREED, LoadCodeForm, NewGameForm, SoloForm
 from .host import host_url
+from .models import CLASSIC
 from .refereed import create_refereed
 
 bp = Blueprint("home", __name__)
@@ -34,7 +35,8 @@ def create():
         return _home(400, new_form=form)
     game = dealer().new_game(form.players.data, ADVANCED if form.advanced.data else NORMAL)
     if form.how.data == REFEREED:
-        create_refereed(game, notebook=form.notebook.data, computers=form.computer_levels())
+        create_refereed(game, notebook=form.notebook.data, computers=form.computer_levels(),
+                        variant=form.variant.data if form.markers else CLASSIC)
     return redirect(host_url(game.code), 303)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, render_template, url_for
 
-from companion.cryptid import Game, NoHabitatLeft
+from companion.cryptid import Game, NoHabitatLeft, markers
 from companion.cryptid.agreement import REVEAL, UnknownStep, check_step
 from companion.cryptid.text import clue_text, no_habitat_left_text, seat_name
 from companion.web.core.errors import error_response
@@ -27,6 +27,7 @@ from companion.web.cryptid.agreement import (
 from companion.web.cryptid.head import read_head
 from companion.web.cryptid.tokens import host_token
 
+from . import markers as markers_web
 from . import play
 from .common import (
     board_context,
@@ -42,7 +43,13 @@ from .panel import (
     panel_response,
     step_error,
 )
-from .refereed import create_refereed, is_refereed, load_play, settle_reveal
+from .refereed import (
+    create_refereed,
+    is_refereed,
+    load_markers,
+    load_play,
+    settle_reveal,
+)
 
 bp = Blueprint("host", __name__, url_prefix="/h")
 
@@ -86,6 +93,8 @@ def screen(token: str):
     game = host_game(token)
     head = read_head(game.code)
     state = load_agreement(game, head)
+    if head.markers:
+        return markers_web.host_page(token, game, head)
     if head.refereed:
         return play.host_page(token, game, head)
     return _screen(game, state=state)
@@ -94,7 +103,9 @@ def screen(token: str):
 @bp.get("/<token>/print")
 def print_view(token: str):
     game = host_game(token)
-    seats = play.seat_cards(game, load_play(game), phone_base()[0]) if is_refereed(game) else None
+    head = read_head(game.code)
+    state = (load_markers(game, head) if head.markers else load_play(game, head)) if head.refereed else None
+    seats = play.seat_cards(game, state, phone_base()[0]) if state else None
     return render_template("cryptid/game/print.html", game=game, back_url=host_url(game.code), seats=seats,
                            **board_context(game))
 
@@ -142,8 +153,11 @@ def next_one(token: str):
     form = NextGameForm()
     if not form.validate_on_submit():
         return _screen(game, 400, next_form=form)
-    refereed = is_refereed(game)
-    if refereed and form.players.data == 2:
+    head = read_head(game.code)
+    refereed = head.refereed
+    if head.markers and form.players.data not in markers.PLAYER_COUNTS:
+        return error_response(400, gettext("Markers is for 2 to 4 players."))
+    if refereed and not head.markers and form.players.data == 2:
         return error_response(400, gettext("The app referees games of 3 to 5 players: asking needs at least two other players."))
     try:
         following = next_game_for(game, form.players.data)

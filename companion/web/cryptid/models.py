@@ -18,6 +18,9 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from companion.web.core.db import Base, added_column, utcnow
 
+CLASSIC, MARKERS = "classic", "markers"
+VARIANTS = (CLASSIC, MARKERS)
+
 
 class Vote(Base):
     """One seat asking for one step; the unique constraint makes a second vote count once."""
@@ -42,16 +45,20 @@ class Unlock(Base):
 
 class RefereedTable(Base):
     """A game the site referees (docs/cryptid-play.md): its moves are in `moves`; `next_code` is the game dealt after it;
-    `notebook`: whether each phone shows its deduction notebook (a table option, docs/cryptid-play.md section 9)."""
+    `notebook`: whether each phone shows its deduction notebook (a table option, docs/cryptid-play.md section 9);
+    `variant`: classic Cryptid or Markers."""
 
     __tablename__ = "refereed_tables"
     code: Mapped[str] = mapped_column(ForeignKey("tables.code", ondelete="CASCADE"), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     next_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
     notebook: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # Which game the site referees: "classic" Cryptid or "markers" (docs/cryptid-markers.md).
+    variant: Mapped[str] = mapped_column(String(16), default="classic", server_default="classic")
 
 
 added_column("refereed_tables", "notebook", "BOOLEAN NOT NULL DEFAULT FALSE")
+added_column("refereed_tables", "variant", "VARCHAR(16) NOT NULL DEFAULT 'classic'")
 
 
 class ComputerSeat(Base):

@@ -49,7 +49,7 @@ from companion.web.core.qr import qr_svg
 from companion.web.core.ratelimit import actions_limit, limiter
 from companion.web.core.security import mark_private
 from companion.web.core.store import Conflict
-from companion.web.cryptid.head import TableHead
+from companion.web.cryptid.head import TableHead, read_head
 from companion.web.cryptid.tokens import seat_token
 
 from .common import (
@@ -222,7 +222,7 @@ def _sheet(game: Game, seen: View, selected: int | None, names: dict[int, str],
     elif not choices:
         note = gettext("Nothing you can do on this hex now. Choose a highlighted hex.")
     return {"hex": selected, "name": board_name(selected), "terrain": terrain_name(game, selected),
-            "disc": bool(seen.allowed >> selected & 1), "choices": choices, "note": note,
+            "version": seen.version, "disc": bool(seen.allowed >> selected & 1), "choices": choices, "note": note,
             "odds": local_digits(hex_odds_text(notes, selected)) if notes else None}
 
 
@@ -310,10 +310,17 @@ def render_live(context: dict) -> str:
 def live_response(game: Game, make_context, etag_of):
     """The live fragment, long-polled: waits while the phone's version (If-None-Match) is still current. A game
     the site could never referee (2 players) has none: 404."""
-    if game.players not in PLAYER_COUNTS:
+    if game.players not in PLAYER_COUNTS or read_head(game.code).markers:  # a Markers table has its own (markers.py)
         abort(404)
     return long_poll_response(game.code, lambda: load_play(game), etag_of,
                               lambda state: render_live({**make_context(state), "etag": etag_of(state)}))
+
+
+def classic_only(game: Game) -> Game:
+    """The game, unless it is a Markers table, whose moves and pages are markers.py's: 404 then."""
+    if read_head(game.code).markers:
+        abort(404)
+    return game
 
 
 def play_error(error: IllegalMove | Conflict):
@@ -532,20 +539,30 @@ COMPUTER_SEAT = lazy_gettext("A computer player now plays this seat.")
 SEAT_ELSEWHERE = lazy_gettext("This seat is now open on another phone. To play here, take it back first.")
 
 
-@bp.post("/s/<token>/play")
-@limiter.limit(actions_limit)
-def seat_act(token: str):
-    game, seat = seat_game(token)
-    mark_private()
+def seat_refusal(game: Game, seat: int):
+    """409 when this phone may not move the seat (another phone holds it, or a computer plays it); else None.
+    Claims the seat for this phone when it is free."""
     if claims.claim(game.code, claim_key(seat)) == claims.ELSEWHERE:
         return error_response(409, str(SEAT_ELSEWHERE))
     if seat in computer_seats(game.code):
         return error_response(409, str(COMPUTER_SEAT))
+    return None
+
+
+@bp.post("/s/<token>/play")
+@limiter.limit(actions_limit)
+def seat_act(token: str):
+    game, seat = seat_game(token)
+    classic_only(game)
+    mark_private()
+    refused = seat_refusal(game, seat)
+    if refused:
+        return refused
 
     def fragment(state):
         return render_live({**seat_context(token, game, seat, state), "etag": seat_etag(game, seat, state)})
 
-    return act(lambda: form_move(seat, request.form), lambda move: submit_once(game, move, _version(request.form)),
+    return act(lambda: form_move(seat, request.form), lambda move: submit_once(game, move, form_version(request.form)),
                fragment, url_for("seats.seat", token=token),
                refusals=(IllegalMove,), refused=play_error, malformed=MALFORMED_MOVE, anchor="#board")
 
@@ -574,18 +591,19 @@ def host_move(game: Game, form) -> object:
 @limiter.limit(actions_limit)
 def host_act(token: str):
     """The host starts the game (drawing the first player) or marks a vanished player as gone."""
-    game = host_game(token)
+    game = classic_only(host_game(token))
     mark_private()
 
     def fragment(state):
         return render_live({**host_context(token, game, state), "etag": host_etag(game, state)})
 
-    return act(lambda: host_move(game, request.form), lambda move: submit_once(game, move, _version(request.form)),
+    return act(lambda: host_move(game, request.form), lambda move: submit_once(game, move, form_version(request.form)),
                fragment, url_for("host.screen", token=token),
                refusals=(IllegalMove,), refused=play_error, malformed=MALFORMED_MOVE, anchor="#play")
 
 
-def _version(form) -> int | None:
+def form_version(form) -> int | None:
+    """The version a form says its move was made at (a stale one is refused); None when it names none."""
     value = form.get("version", "")
     return int(value) if value.isascii() and value.isdigit() and len(value) <= 6 else None
 
@@ -595,7 +613,7 @@ def _version(form) -> int | None:
 def host_hand_over(token: str):
     """The host hands a seat whose player is gone (or not answering) to a computer player, which plays on with
     that seat's clue from the next move on (docs/cryptid-play.md section 10)."""
-    game = host_game(token)
+    game = classic_only(host_game(token))
     mark_private()
     try:
         seat, level = _int(request.form.get("target")), request.form.get("level", "")

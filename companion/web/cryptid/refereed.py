@@ -13,7 +13,7 @@ import secrets
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 
-from companion.cryptid import Game
+from companion.cryptid import Game, markers
 from companion.cryptid.play import OVER, IllegalMove, Move, Reveal, Start, State
 from companion.web.core.db import db, writing
 from companion.web.core.store import (
@@ -25,7 +25,7 @@ from companion.web.core.store import (
 )
 
 from .head import TableHead, read_head
-from .models import ComputerSeat, RefereedTable
+from .models import CLASSIC, ComputerSeat, RefereedTable
 
 
 def is_refereed(game: Game, head: TableHead | None = None) -> bool:
@@ -46,17 +46,19 @@ def has_notebook(game: Game, head: TableHead | None = None) -> bool:
 
 
 def create_refereed(game: Game, start: bool = False, previous: Game | None = None, notebook: bool = False,
-                    computers: dict[int, str] | None = None) -> State:
+                    computers: dict[int, str] | None = None, variant: str = CLASSIC) -> State | markers.State:
     """Make `game` a refereed table (idempotent); with start, draw the first player and begin at once.
     notebook: each phone shows its deduction notebook (the next game of a table keeps its choice);
-    `computers`: the seats computer players take, with their levels (docs/cryptid-play.md section 10)."""
+    `computers`: the seats computer players take, with their levels (docs/cryptid-play.md section 10);
+    `variant`: classic Cryptid or Markers (docs/cryptid-markers.md; the next game of a table keeps it)."""
     try:
         with writing():
             touch(game.code)
             if previous is not None:
-                notebook = notebook or has_notebook(previous)
+                previous_head = read_head(previous.code)
+                notebook, variant = notebook or previous_head.notebook, previous_head.variant
             if db.session.get(RefereedTable, game.code) is None:
-                db.session.add(RefereedTable(code=game.code, notebook=notebook))
+                db.session.add(RefereedTable(code=game.code, notebook=notebook, variant=variant))
             for seat, level in sorted((computers or {}).items()):
                 db.session.merge(ComputerSeat(code=game.code, seat=seat, level=level))
             if previous is not None:  # touched too, so that the phones still on it hear of the next game
@@ -64,6 +66,11 @@ def create_refereed(game: Game, start: bool = False, previous: Game | None = Non
                 db.session.execute(update(RefereedTable).where(RefereedTable.code == previous.code).values(next_code=game.code))
     except IntegrityError:  # created by a racing request: the same table
         pass
+    if read_head(game.code).markers:
+        state = load_markers(game)
+        if start and state.version == 0:
+            state = submit_markers(game, markers.Start(draw_first(game).first))
+        return state
     state = load_play(game)
     if start and state.version == 0:
         state = submit(game, draw_first(game))
@@ -88,17 +95,43 @@ def load_play(game: Game, head: TableHead | None = None) -> State:
 def submit(game: Game, move: Move, version: int | None = None) -> State:
     """Apply one move: IllegalMove when the rules (or a stale `version`) forbid it, Conflict when another move
     took its place first; either way nothing changes. Returns the new state."""
-    state = load_play(game)
+    return _append(game, move, version, load_play)
+
+
+def _append(game: Game, move, version: int | None, load):
+    """Check the move against the state `load` folds and store it as the next row of the log, or raise."""
+    state = load(game)
     state.check_version(version)
     following = state.apply(move)
     if not append_move(game.code, following.version, move.to_json()):
-        raise Conflict(load_play(game))
+        raise Conflict(load(game))
     return following
+
+
+def load_markers(game: Game, head: TableHead | None = None) -> markers.State:
+    """A Markers table's game as its moves leave it (the same move log, this variant's moves), remembered per change."""
+    stamp = (head or read_head(game.code)).stamp
+    return stamped_cache().get("markers", game.code, stamp, lambda: markers.State.replay(
+        game, [markers.Move.from_json(data) for data in load_log(game.code)]))
+
+
+def submit_markers(game: Game, move: markers.Move, version: int | None = None) -> markers.State:
+    """submit() for a Markers table: markers.IllegalMove or Conflict, and nothing changes; else the new state."""
+    return _append(game, move, version, load_markers)
 
 
 def settle_reveal(game: Game) -> None:
     """The table agreed to the reveal: a refereed game still running ends with no winner."""
-    if not is_refereed(game):
+    head = read_head(game.code)
+    if not head.refereed:
+        return
+    if head.markers:
+        state = load_markers(game, head)
+        if state.phase != markers.OVER:
+            try:
+                submit_markers(game, markers.End(), state.version)
+            except (markers.IllegalMove, Conflict):
+                settle_reveal(game)
         return
     state = load_play(game)
     if state.phase != OVER:

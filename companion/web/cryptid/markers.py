@@ -1,0 +1,471 @@
+"""Markers tables on the web (docs/cryptid-markers.md): a seat's phone, the host's screen and the public page of a
+refereed game of the Markers variant, their live fragments, the forms that make claims, and the seat JSON. The
+rules live in cryptid.markers, what a viewer may see in its view(); this module parses, calls them and renders.
+
+The routes of a classic refereed table (play.py) hand a Markers table here: the same move log, long polls, device
+claims and seat tokens, with this variant's moves and pages."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from flask import Blueprint, abort, jsonify, render_template, request, url_for
+from flask_babel import lazy_gettext
+from sqlalchemy import select
+
+from companion.cryptid import Game, markers, markers_bots
+from companion.cryptid.hexgrid import ALL_HEXES, HEX_COUNT, hex_name
+from companion.cryptid.markers import (
+    ITS_HERE,
+    NOT_HERE,
+    OVER,
+    End,
+    ItsHere,
+    Leave,
+    Name,
+    NotHere,
+    Start,
+)
+from companion.cryptid.text import clue_text
+from companion.web.core import claims
+from companion.web.core import computers as worker
+from companion.web.core.errors import error_response
+from companion.web.core.i18n import gettext, language_digits, local_digits
+from companion.web.core.live import long_poll_response, wait_for_change
+from companion.web.core.moves import act
+from companion.web.core.network import phone_base
+from companion.web.core.ratelimit import actions_limit, limiter
+from companion.web.core.security import mark_private
+from companion.web.core.store import Conflict, reading
+
+from .common import game_or_404, hex_labels, host_game, map_letters, seat_game
+from .computers import computer_seats, labelled_names
+from .dealing import dealer
+from .diagram import board_svg, hex_center, piece_marks
+from .head import TableHead, read_head
+from .models import MARKERS, ComputerSeat, RefereedTable
+from .play import COMPUTER_SEAT, form_version, seat_cards, seat_refusal
+from .refereed import draw_first, load_markers, next_refereed_code, submit_markers
+from .tokens import seat_token
+
+bp = Blueprint("markers", __name__)
+
+LIVE_TEMPLATE = "cryptid/markers/_live.html"
+MALFORMED_CLAIM = lazy_gettext("That move did not make sense. Tap a hex on the board, then choose what to do.")
+
+# What each line of the log says; %(name)s is the seat, %(other)s the seat paid, %(place)s the hex.
+_LOG_TEXTS = {
+    NOT_HERE: lazy_gettext("%(name)s claims the creature is not on %(place)s."),
+    markers.SEAL: lazy_gettext("%(name)s seals an “it’s here” claim: it is shown at the end of the round."),
+    ITS_HERE: lazy_gettext("%(name)s claims the creature is on %(place)s."),
+    markers.OBJECT: lazy_gettext("%(name)s objects: their clue allows %(place)s."),
+    markers.SILENT: lazy_gettext("%(name)s stays silent: their clue rules %(place)s out."),
+    markers.ALLOWS: lazy_gettext("%(name)s’s clue allows %(place)s."),
+    markers.RULES_OUT: lazy_gettext("%(name)s’s clue rules %(place)s out."),
+    markers.PAY: lazy_gettext("%(name)s hands a marker to %(other)s."),
+    markers.REFUND: lazy_gettext("Nobody objected: %(name)s takes a marker back from the supply."),
+    markers.BORROW: lazy_gettext("%(name)s borrows a marker from %(other)s."),
+    markers.OUT: lazy_gettext("%(name)s has no markers left and is out."),
+    markers.WIN: lazy_gettext("%(name)s wins!"),
+    markers.LEAVE: lazy_gettext("%(name)s left the game."),
+}
+_OUTCOME_TEXTS = {
+    markers.FOUND: lazy_gettext("The creature is found: the game is over."),
+    markers.LAST_STANDING: lazy_gettext("Only one player is left who can claim: the game is over."),
+    markers.EXHAUSTED: lazy_gettext("No marker is left in any hand: nobody wins."),
+    markers.ENDED: lazy_gettext("The game was ended: nobody wins."),
+    markers.ABANDONED: lazy_gettext("Everyone left: nobody wins."),
+}
+# The log actions that begin a move's entries (the rest follow them), for the announcement of the latest move.
+_MOVE_STARTS = {NOT_HERE, markers.SEAL, markers.LEAVE}
+
+
+def markers_game(game: Game, head: TableHead | None = None) -> Game:
+    """The game, when it is a Markers table; 404 otherwise."""
+    if not (head or read_head(game.code)).markers:
+        abort(404)
+    return game
+
+
+def log_text(entry: markers.LogEntry, names: dict[int, str]) -> str:
+    place = hex_name(entry.hex) if entry.hex is not None else ""
+    other = names.get(entry.other, "") if entry.other is not None else ""
+    return local_digits(str(_LOG_TEXTS[entry.action]) % {"name": names[entry.seat], "other": other, "place": place})
+
+
+def status_text(seen: markers.View, names: dict[int, str]) -> str:
+    if seen.phase == markers.LOBBY:
+        return gettext("The host starts the game when everyone has joined.")
+    if seen.phase == OVER:
+        return str(_OUTCOME_TEXTS[seen.outcome])
+    return gettext("%(name)s’s turn.", name=names[seen.turn])
+
+
+def selected_hex(seen: markers.View) -> int | None:
+    """The hex a seat tapped (?hex=N) while the game runs; junk is ignored."""
+    value = request.args.get("hex", "")
+    if seen.seat is None or seen.phase == OVER or not (value.isascii() and value.isdigit() and len(value) <= 3):
+        return None
+    return int(value) if int(value) < HEX_COUNT else None
+
+
+def _sheet(seen: markers.View, selected: int | None) -> dict | None:
+    """The sheet a tapped hex opens: what the seat's clues say of it, and its claims there (the view's choices)."""
+    if selected is None:
+        return None
+    place = hex_name(selected)
+    choices = []
+    if seen.not_here_choices >> selected & 1:
+        choices.append({"key": NOT_HERE, "label": gettext("Not here"), "confirm": gettext(
+            "Claim the creature is not on %(place)s? Each other player whose clue allows it objects and hands you a marker.",
+            place=place)})
+    if seen.its_here_choices >> selected & 1:
+        choices.append({"key": ITS_HERE, "label": gettext("It’s here"), "confirm": gettext(
+            "Claim the creature is on %(place)s? The claim stays sealed until the end of the round; if it is wrong, "
+            "you hand a marker to each player whose clue rules it out.", place=place)})
+    note = None
+    if seen.seat in seen.out:
+        note = gettext("You are out of the turns: your clue still answers the others.")
+    elif not seen.to_act:
+        note = gettext("It is not your turn.")
+    elif not choices:
+        note = gettext("Nothing you can do on this hex now. Choose a highlighted hex.")
+    return {"hex": selected, "name": place, "allowed": bool(seen.allowed >> selected & 1), "choices": choices,
+            "note": note, "version": seen.version}
+
+
+def _board(game: Game, seen: markers.View, selected: int | None, link) -> str:
+    """The board with every marker ("it's here" as a disc, "not here" as a square, in its seat's colour); for a
+    seat, its clues' shading, its choices and hex links."""
+    its_here, not_here = [0] * seen.players, [0] * seen.players
+    for hex, seat, kind in seen.markers:
+        (its_here if kind == ITS_HERE else not_here)[seat - 1] |= 1 << hex
+    last = seen.markers[-1][0] if seen.markers else None
+    overlay = piece_marks(tuple(its_here), tuple(not_here), highlight=last, digits=language_digits())
+    if selected is not None:
+        overlay += '<circle id="here" class="here" cx="{:.1f}" cy="{:.1f}" r="9.4"/>'.format(*hex_center(selected))
+    overlay += '<circle id="spot" class="spot" r="9.4"/>'
+    playing = seen.seat is not None and seen.phase != OVER
+    return board_svg(
+        game.board, title=gettext("The board with every player's markers"), letters=map_letters(),
+        habitat=seen.reveal.habitat if seen.reveal else None, selected=selected,
+        hex_href=link() + "?hex={}#here" if playing else None,
+        marked=seen.not_here_choices | seen.its_here_choices, css_class="play-map", overlay=overlay,
+        shaded=ALL_HEXES & ~seen.allowed if seen.seat is not None else 0, coordinates=True, digits=language_digits(),
+    )
+
+
+def _results(game: Game, seen: markers.View, names: dict[int, str]) -> dict:
+    """The end: the habitat, and per seat whether it won, its clues and its "it's here" claims (sealed ones too)."""
+    claims_of = {seat: [hex_name(hex) for hex, owner, kind in seen.markers if owner == seat and kind == ITS_HERE]
+                 for seat in seen.seats}
+    rows = [{"seat": s, "name": names[s], "won": s in seen.winners,
+             "clues": [clue_text(clue, gettext) for owner, clue in seen.reveal.clues if owner == s],
+             "claims": ", ".join(claims_of[s])} for s in seen.seats]
+    return {"habitat": hex_name(seen.reveal.habitat), "rows": rows}
+
+
+def live_context(game: Game, state: markers.State, *, seat: int | None, live_url: str, act_url: str | None,
+                 link) -> dict:
+    """What the live fragment shows; whatever depends on who is looking comes from markers.view(state, seat)."""
+    seen = markers.view(state, seat, gettext)
+    computers = computer_seats(game.code)
+    if seat in computers:  # the seat's phone only watches: a computer plays it
+        seen = replace(seen, not_here_choices=0, its_here_choices=0)
+    names = {number: local_digits(name) for number, name in labelled_names(seen.names, computers, gettext).items()}
+    selected = selected_hex(seen)
+    start = max((i for i, e in enumerate(seen.log) if e.action in _MOVE_STARTS), default=len(seen.log))
+    return {
+        "game": game, "view": seen, "seat": seat, "names": names,
+        "status": local_digits(status_text(seen, names)),
+        "your_turn": seen.to_act and seat not in computers,
+        "left_notice": str(COMPUTER_SEAT) if seat in computers else None,
+        "hands": [{"seat": s, "name": names[s], "markers": local_digits(str(seen.hands[s - 1])),
+                   "out": s in seen.out, "left": s in seen.left, "sealed": s in seen.sealed_by} for s in seen.seats],
+        "supply": local_digits(str(seen.supply)),
+        "sealed": hex_name(seen.sealed_hex) if seen.sealed_hex is not None else None,
+        "clues": [clue_text(clue, gettext) for clue in seen.clues],
+        "sheet": _sheet(seen, selected),
+        "board": _board(game, seen, selected, link),
+        "log": [{"seat": e.seat, "text": log_text(e, names)} for e in seen.log],
+        "announce": " ".join(log_text(e, names) for e in seen.log[start:]),
+        "results": _results(game, seen, names) if seen.reveal else None,
+        "live_url": live_url, "act_url": act_url, "link": link,
+    }
+
+
+def render_live(context: dict) -> str:
+    return render_template(LIVE_TEMPLATE, **context)
+
+
+def claim_key(seat: int) -> str:
+    return str(seat)
+
+
+def seat_etag(game: Game, seat: int, state: markers.State) -> str:
+    """What a seat's fragment depends on besides its view: whether this phone holds the seat, and the next game."""
+    following = next_refereed_code(game) if state.phase == OVER else None
+    return f"markers-{state.version}-{seat}-{claims.status(game.code, claim_key(seat))}-{following or ''}"
+
+
+def host_etag(game: Game, state: markers.State) -> str:
+    return f"markers-{state.version}-0-{len(claims.claimed_seats(game.code))}"
+
+
+def public_etag(state: markers.State) -> str:
+    return f"markers-{state.version}-0"
+
+
+def _seat_link(token: str):
+    return lambda **values: url_for("seats.seat", token=token, **values)
+
+
+def _args() -> dict:
+    return {"hex": request.args["hex"][:4]} if "hex" in request.args else {}
+
+
+def seat_context(token: str, game: Game, seat: int, state: markers.State) -> dict:
+    if claims.status(game.code, claim_key(seat)) == claims.ELSEWHERE:
+        return {"elsewhere": True, "seat": seat, "names": state.display_names(gettext),
+                "take_over_url": url_for("play.take_over", token=token),
+                "live_url": url_for("markers.seat_live", token=token)}
+    context = live_context(game, state, seat=seat, live_url=url_for("markers.seat_live", token=token, **_args()),
+                           act_url=url_for("markers.seat_act", token=token), link=_seat_link(token))
+    following = next_refereed_code(game) if state.phase == OVER else None
+    if following:
+        context["next_seat_url"] = url_for("seats.seat", token=seat_token(following, seat))
+    return context
+
+
+def host_context(token: str, game: Game, state: markers.State) -> dict:
+    context = live_context(game, state, seat=None, live_url=url_for("markers.host_live", token=token),
+                           act_url=url_for("markers.host_act", token=token),
+                           link=lambda **values: url_for("host.screen", token=token, **values))
+    return context | {"host_view": True, "host_token": token, "seats": seat_cards(game, state, _phone_base())}
+
+
+def _phone_base() -> str:
+    return phone_base()[0]
+
+
+def public_context(game: Game, state: markers.State) -> dict:
+    return live_context(game, state, seat=None, live_url=url_for("markers.public_live", code=game.code),
+                        act_url=None, link=lambda **values: url_for("games.setup", code=game.code, **values))
+
+
+# Pages, handed over by the classic routes --------------------------------------------------------------------
+
+def seat_page(token: str, game: Game, seat: int, head: TableHead):
+    state = load_markers(game, head)
+    if claims.status(game.code, claim_key(seat)) == claims.ELSEWHERE:
+        names = {number: local_digits(name) for number, name in state.display_names(gettext).items()}
+        return render_template("cryptid/play/take_over.html", game=game, seat=seat, names=names,
+                               take_over_url=url_for("play.take_over", token=token)), 409
+    return render_template("cryptid/markers/seat.html", **seat_context(token, game, seat, state),
+                           etag=seat_etag(game, seat, state), hex_labels=hex_labels())
+
+
+def host_page(token: str, game: Game, head: TableHead):
+    state = load_markers(game, head)
+    return render_template("cryptid/markers/table.html", **host_context(token, game, state),
+                           etag=host_etag(game, state))
+
+
+def public_page(game: Game, head: TableHead):
+    state = load_markers(game, head)
+    return render_template("cryptid/markers/table.html", **public_context(game, state), etag=public_etag(state))
+
+
+# Live fragments and moves --------------------------------------------------------------------------------------
+
+def _live(game: Game, make_context, etag_of):
+    return long_poll_response(game.code, lambda: load_markers(game), etag_of,
+                              lambda state: render_live({**make_context(state), "etag": etag_of(state)}))
+
+
+@bp.get("/s/<token>/markers/live")
+def seat_live(token: str):
+    game, seat = seat_game(token)
+    markers_game(game)
+    mark_private()
+    claims.claim(game.code, claim_key(seat))
+    return _live(game, lambda state: seat_context(token, game, seat, state), lambda state: seat_etag(game, seat, state))
+
+
+@bp.get("/h/<token>/markers/live")
+def host_live(token: str):
+    game = markers_game(host_game(token))
+    mark_private()
+    return _live(game, lambda state: host_context(token, game, state), lambda state: host_etag(game, state))
+
+
+@bp.get("/games/<code>/markers/live")
+def public_live(code: str):
+    game = markers_game(game_or_404(code))
+    return _live(game, lambda state: public_context(game, state), public_etag)
+
+
+def refusal(error: markers.IllegalMove | Conflict):
+    """409 with the reason in the phone's language."""
+    if isinstance(error, Conflict):
+        return error_response(409, markers.illegal_text("stale_version", {}, gettext))
+    return error_response(409, markers.illegal_text(error.reason, error.params, gettext))
+
+
+def form_move(seat: int, form) -> markers.Move | None:
+    """The move a seat's form names (the sheet sends `do` and `hex`, other forms an `action`); None if malformed."""
+    action = form.get("do") or form.get("action", "")
+    if action == "name":
+        return Name(seat, form.get("name", "")[:200])
+    if action == "leave":
+        return Leave(seat)
+    value = form.get("hex", "")
+    if action not in (NOT_HERE, ITS_HERE) or not (value.isascii() and value.isdigit() and len(value) <= 3):
+        return None
+    hex_index = int(value)
+    if hex_index >= HEX_COUNT:
+        return None
+    return NotHere(seat, hex_index) if action == NOT_HERE else ItsHere(seat, hex_index)
+
+
+@bp.post("/s/<token>/markers/play")
+@limiter.limit(actions_limit)
+def seat_act(token: str):
+    game, seat = seat_game(token)
+    markers_game(game)
+    mark_private()
+    refused = seat_refusal(game, seat)
+    if refused:
+        return refused
+
+    def fragment(state):
+        return render_live({**seat_context(token, game, seat, state), "etag": seat_etag(game, seat, state)})
+
+    return act(lambda: form_move(seat, request.form),
+               lambda move: submit_markers(game, move, form_version(request.form)),
+               fragment, url_for("seats.seat", token=token), refusals=(markers.IllegalMove,), refused=refusal,
+               malformed=MALFORMED_CLAIM, anchor="#board")
+
+
+@bp.post("/h/<token>/markers/play")
+@limiter.limit(actions_limit)
+def host_act(token: str):
+    """The host starts the game (drawing the first player) or ends it with no winner."""
+    game = markers_game(host_game(token))
+    mark_private()
+    action = request.form.get("action")
+    moves = {"start": lambda: Start(draw_first(game).first), "end": End}
+
+    def fragment(state):
+        return render_live({**host_context(token, game, state), "etag": host_etag(game, state)})
+
+    return act(lambda: moves[action]() if action in moves else None,
+               lambda move: submit_markers(game, move, form_version(request.form)), fragment,
+               url_for("host.screen", token=token), refusals=(markers.IllegalMove,), refused=refusal,
+               malformed=MALFORMED_CLAIM, anchor="#play")
+
+
+# JSON (docs/cryptid-markers.md section 5) ----------------------------------------------------------------------
+
+def view_json(game: Game, state: markers.State, seat: int | None = None) -> dict:
+    return {"code": game.code} | markers.view(state, seat, gettext).to_json()
+
+
+def api_state(game: Game, seat: int | None, wait: int | None) -> dict:
+    """The viewer's JSON; with `wait`, long-polled until the version is no longer that."""
+    if wait is not None:
+        wait_for_change(game.code, str(wait), lambda: str(load_markers(game).version))
+    return view_json(game, load_markers(game), seat)
+
+
+def api_move(seat: int, data: dict) -> markers.Move | None:
+    """The move a JSON body names: {"action": "not_here" | "its_here", "hex": {"row": R, "col": C}},
+    {"action": "leave"} or {"action": "name", "name": ...}; None when malformed."""
+    action = data.get("action")
+    fields = {NOT_HERE: {"action", "hex"}, ITS_HERE: {"action", "hex"}, "leave": {"action"}, "name": {"action", "name"}}
+    if not isinstance(action, str) or action not in fields or set(data) != fields[action]:
+        return None
+    body = {"action": action, "seat": seat}
+    if "hex" in data:
+        if not isinstance(data["hex"], dict) or set(data["hex"]) != {"row", "col"}:
+            return None
+        body |= data["hex"]
+    if action == "name":
+        body["name"] = data["name"]
+    try:
+        move = markers.Move.from_json(body)
+    except ValueError:
+        return None
+    if isinstance(move, (NotHere, ItsHere)) and not (type(move.hex) is int and 0 <= move.hex < HEX_COUNT):
+        return None
+    return move
+
+
+def api_submit(game: Game, seat: int, data: dict):
+    """A seat's move from JSON: its view, 400 for a malformed body, 409 for an illegal or stale move."""
+    version = data.pop("version", None)
+    if seat in computer_seats(game.code):
+        return jsonify(error=str(COMPUTER_SEAT)), 409
+    move = api_move(seat, data)
+    if move is None or (version is not None and type(version) is not int):
+        return jsonify(error=gettext('Send {"action": "not_here" or "its_here", "hex": {"row": R, "col": C}}, '
+                                     '{"action": "leave"} or {"action": "name", "name": N}.')), 400
+    try:
+        state = submit_markers(game, move, version)
+    except markers.IllegalMove as exc:
+        return jsonify(error=markers.illegal_text(exc.reason, exc.params, gettext)), 409
+    except Conflict as exc:
+        return jsonify(error=markers.illegal_text("stale_version", {}, gettext),
+                       state=view_json(game, exc.state, seat)), 409
+    return jsonify(view_json(game, state, seat))
+
+
+
+# Computer seats (docs/cryptid-markers.md section 5), taken by the core's single worker -------------------------
+
+# The table's levels, as the deal form and the JSON name them, played by markers_bots' levels.
+BOT_LEVELS = {"beginner": "basic", "solid": "sharp", "expert": "sharp"}
+
+_COMPUTER_SEATS = (select(ComputerSeat.code, ComputerSeat.seat)
+                   .join(RefereedTable, RefereedTable.code == ComputerSeat.code)
+                   .where(RefereedTable.variant == MARKERS))
+
+
+def decide(state: markers.State, seat: int, level: str) -> markers.Move:
+    """The claim a computer of the table's `level` makes at `seat`, from that seat's own view only; seeded by the
+    position, so that two workers taking the same turn make the same claim."""
+    rng = random.Random(f"{state.game.code}/{state.version}/{seat}")
+    return markers_bots.choose_claim(markers.view(state, seat), markers_bots.LEVELS[BOT_LEVELS[level]], rng)
+
+
+def pending_turns() -> list[tuple]:
+    """The claims computers owe Markers tables now: ("claim", code, version, seat)."""
+    tables: dict[str, set[int]] = {}
+    with reading() as connection:
+        for code, seat in connection.execute(_COMPUTER_SEATS):
+            tables.setdefault(code, set()).add(seat)
+    owed = []
+    for code, seats in tables.items():
+        state = load_markers(dealer().load(code))
+        if state.phase == markers.TURNS and state.turn in seats:
+            owed.append(("claim", code, state.version, state.turn))
+    return owed
+
+
+def take_turn(turn: tuple) -> None:
+    """Take one owed claim, if the table still waits for it; a move that came first makes it moot."""
+    _, code, version, seat = turn
+    game = dealer().load(code)
+    level = computer_seats(code).get(seat)
+    state = load_markers(game)
+    if level is None or state.version != version or state.turn != seat:
+        return
+    try:
+        submit_markers(game, decide(state, seat, level), version)
+    except (Conflict, markers.IllegalMove):  # another worker took this turn first
+        pass
+
+
+def init_computers() -> None:
+    worker.register("cryptid-markers", pending_turns, take_turn)

@@ -1,0 +1,204 @@
+"""Markers tables on the web (docs/cryptid-markers.md section 5): dealt by the home page's form and by JSON, played
+through the seat routes (forms and JSON) to the end, with 400 for malformed moves and 409 for illegal ones, and no
+other seat's clue or sealed claim in anything a phone receives before the end."""
+
+from __future__ import annotations
+
+import json
+import random
+from urllib.parse import urlsplit
+
+import pytest
+
+from companion.cryptid import markers
+from companion.cryptid.hexgrid import hex_row_col
+from companion.cryptid.text import clue_text
+from companion.web.cryptid.tokens import host_token, seat_token
+
+
+@pytest.fixture
+def site(fresh_database_app):
+    fresh_database_app.config.update(WTF_CSRF_ENABLED=False, RATELIMIT_ENABLED=False)
+    with fresh_database_app.app_context():  # the seat and host tokens are signed with the app's key
+        yield fresh_database_app
+
+
+def server_state(app, code: str) -> markers.State:
+    from companion.web.cryptid.common import game_or_404
+    from companion.web.cryptid.refereed import load_markers
+
+    with app.test_request_context():
+        return load_markers(game_or_404(code))
+
+
+def deal_by_form(client, players: int = 3, **extra) -> str:
+    response = client.post("/", data={"players": players, "how": "referee", "variant": "markers"} | extra)
+    assert response.status_code == 303, response.get_data(as_text=True)[:2000]
+    return urlsplit(response.headers["Location"]).path
+
+
+def code_of(client, host_path: str) -> str:
+    from companion.web.cryptid.tokens import read_host_token
+
+    with client.application.test_request_context():
+        return read_host_token(host_path.rstrip("/").rsplit("/", 1)[1])
+
+
+def test_the_deal_form_makes_a_markers_table_that_the_host_starts(site):
+    client = site.test_client()
+    host = deal_by_form(client, 3)
+    code = code_of(client, host)
+    page = client.get(host).get_data(as_text=True)
+    assert "Markers" in page and "Start the game" in page
+    assert server_state(site, code).phase == markers.LOBBY
+    assert client.post(f"/h/{host_token(code)}/markers/play", data={"action": "start"}).status_code == 303
+    state = server_state(site, code)
+    assert state.phase == markers.TURNS and state.hands == (3, 3, 3)
+    # The classic table's routes refuse a Markers table; its own pages answer.
+    assert client.get(f"/games/{code}/live").status_code == 404
+    assert client.post(f"/s/{seat_token(code, 1)}/play", data={"do": "cube", "hex": "0"}).status_code == 404
+    assert "Markers in hand" in client.get(f"/games/{code}").get_data(as_text=True)
+    assert client.get(f"/games/{code}/markers/live").status_code == 200
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"players": 3, "how": "box", "variant": "markers"}, "Markers needs the app as referee."),
+    ({"players": 5, "how": "referee", "variant": "markers"}, "Markers is for 2 to 4 players."),
+    ({"players": 2, "how": "referee", "variant": "markers", "seat1": "solid", "seat2": "solid"},
+     "At least one seat must be a person."),
+])
+def test_the_deal_form_refuses_what_markers_cannot_play(site, data, message):
+    response = site.test_client().post("/", data=data)
+    assert response.status_code == 400 and message in response.get_data(as_text=True)
+
+
+def test_two_players_may_deal_markers_but_not_a_classic_refereed_game(site):
+    client = site.test_client()
+    assert client.post("/", data={"players": 2, "how": "referee", "variant": "markers"}).status_code == 303
+    assert client.post("/", data={"players": 2, "how": "referee"}).status_code == 400
+
+
+def test_json_deals_markers_and_refuses_bad_variants(site):
+    client = site.test_client()
+    response = client.post("/api/tables", json={"players": 2, "variant": "markers"})
+    assert response.status_code == 201 and response.get_json()["variant"] == "markers"
+    code = response.get_json()["code"]
+    assert server_state(site, code).phase == markers.TURNS
+    assert client.post("/api/tables", json={"players": 5, "variant": "markers"}).status_code == 400
+    assert client.post("/api/tables", json={"players": 3, "variant": "chess"}).status_code == 400
+    seat = client.get(f"/api/seats/{seat_token(code, 1)}/play").get_json()
+    assert seat["variant"] == "markers" and seat["you"] == 1 and len(seat["clues"]) == 2
+
+
+def _secrets_of_others(state: markers.State, seat: int) -> list[str]:
+    """Texts that would give away another seat's clue."""
+    game = state.game
+    return [clue_text(clue) for other in state.seats if other != seat for clue in game.seat_clues(other)]
+
+
+def _check_phone_saw_nothing_secret(state: markers.State, seat: int, html: str, data: dict) -> None:
+    for text in _secrets_of_others(state, seat):
+        assert text not in html
+    assert data["reveal"] is None
+    assert data["clues"] == [clue.to_json() for clue in state.game.seat_clues(seat)]
+    own = next((hex for s, hex in state.sealed if s == seat), None)
+    assert data["sealed"] == (None if own is None else markers.hex_name(own))
+    assert ("Your sealed claim" in html) == (own is not None)
+    assert not any(key in json.dumps(data) for key in ("habitat",))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_whole_games_through_the_seat_routes(site, players):
+    client = site.test_client()
+    code = client.post("/api/tables", json={"players": players, "variant": "markers"}).get_json()["code"]
+    rng = random.Random(players)
+    for turn in range(40):
+        state = server_state(site, code)
+        if state.phase == markers.OVER:
+            break
+        for seat in state.seats:  # every phone looks at its page and its JSON before each move
+            html = client.get(f"/s/{seat_token(code, seat)}").get_data(as_text=True)
+            html += client.get(f"/s/{seat_token(code, seat)}/markers/live").get_data(as_text=True)
+            data = client.get(f"/api/seats/{seat_token(code, seat)}/play").get_json()
+            _check_phone_saw_nothing_secret(state, seat, html, data)
+        seat = state.turn
+        claims = [m for m in markers.legal_moves(state, seat) if isinstance(m, (markers.NotHere, markers.ItsHere))]
+        move = rng.choice(claims)
+        kind = move.action
+        other_kind = markers.ITS_HERE if kind == markers.NOT_HERE else markers.NOT_HERE
+        token = seat_token(code, seat)
+        # Malformed (400), illegal (409): nothing changes.
+        assert client.post(f"/s/{token}/markers/play", data={"do": kind, "hex": "999"}).status_code == 400
+        assert client.post(f"/s/{token}/markers/play", data={"do": "fly", "hex": str(move.hex)}).status_code == 400
+        assert client.post(f"/s/{token}/markers/play", data={"do": other_kind, "hex": str(move.hex)}).status_code == 409
+        assert client.post(f"/api/seats/{token}/play", json={"action": kind}).status_code == 400
+        row, col = hex_row_col(move.hex)
+        assert client.post(f"/api/seats/{token}/play",
+                           json={"action": other_kind, "hex": {"row": row, "col": col}}).status_code == 409
+        waiting = next(s for s in state.seats if s != seat)
+        assert client.post(f"/s/{seat_token(code, waiting)}/markers/play",
+                           data={"do": kind, "hex": str(move.hex)}).status_code == 409
+        assert server_state(site, code).version == state.version
+        if turn % 2:
+            response = client.post(f"/s/{token}/markers/play",
+                                   data={"do": kind, "hex": str(move.hex), "version": str(state.version)})
+            assert response.status_code == 303
+        else:
+            response = client.post(f"/api/seats/{token}/play",
+                                   json={"action": kind, "hex": {"row": row, "col": col}, "version": state.version})
+            assert response.status_code == 200 and response.get_json()["version"] == state.version + 1
+    state = server_state(site, code)
+    assert state.phase == markers.OVER
+    page = client.get(f"/s/{seat_token(code, 1)}").get_data(as_text=True)
+    assert "Results" in page
+    for clue in state.game.clues:
+        assert clue_text(clue) in page
+    assert client.get(f"/api/tables/{code}/play").get_json()["reveal"]["habitat"] is not None
+
+
+def test_leaving_and_ending(site):
+    client = site.test_client()
+    code = client.post("/api/tables", json={"players": 3, "variant": "markers"}).get_json()["code"]
+    assert client.post(f"/s/{seat_token(code, 2)}/markers/play", data={"action": "leave"}).status_code == 303
+    state = server_state(site, code)
+    assert 2 in state.left and state.hands[1] == 0
+    assert client.post(f"/s/{seat_token(code, 2)}/markers/play", data={"action": "leave"}).status_code == 409
+    assert client.post(f"/h/{host_token(code)}/markers/play", data={"action": "end"}).status_code == 303
+    assert server_state(site, code).outcome == markers.ENDED
+    assert "nobody wins" in client.get(f"/h/{host_token(code)}").get_data(as_text=True)
+
+
+def test_the_next_game_of_a_markers_table_is_markers_and_phones_are_offered_it(site):
+    client = site.test_client()
+    code = client.post("/api/tables", json={"players": 3, "variant": "markers"}).get_json()["code"]
+    assert client.post(f"/h/{host_token(code)}/markers/play", data={"action": "end"}).status_code == 303
+    response = client.post(f"/h/{host_token(code)}/next", data={"players": 3})
+    assert response.status_code == 303
+    following = code_of(client, urlsplit(response.headers["Location"]).path)
+    assert server_state(site, following).phase == markers.LOBBY
+    assert seat_token(following, 2) in client.get(f"/s/{seat_token(code, 2)}").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("level", ["beginner", "expert"])
+def test_computer_seats_play_a_markers_table_through_the_one_worker(site, level):
+    from companion.web.core.computers import take_all_pending
+
+    client = site.test_client()
+    data = client.post("/api/tables", json={"players": 3, "variant": "markers", "computers": [
+        {"seat": 2, "level": level}, {"seat": 3, "level": level}]}).get_json()
+    code = data["code"]
+    assert [s["computer"] for s in data["seats"]] == [None, level, level]
+    token = seat_token(code, 1)
+    for _ in range(20):
+        take_all_pending(site)
+        state = server_state(site, code)
+        if state.phase == markers.OVER:
+            break
+        assert state.turn == 1  # every computer turn was taken: the person's turn again
+        assert client.post(f"/s/{seat_token(code, 2)}/markers/play",
+                           data={"do": markers.NOT_HERE, "hex": "0"}).status_code == 409  # a computer's seat
+        move = markers.legal_moves(state, 1)[0]
+        assert client.post(f"/s/{token}/markers/play", data={"do": move.action, "hex": str(move.hex)}).status_code == 303
+    assert server_state(site, code).phase == markers.OVER
+    assert any(entry.seat in (2, 3) and entry.action in (markers.NOT_HERE, markers.SEAL)
+               for entry in server_state(site, code).log)
