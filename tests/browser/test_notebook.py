@@ -41,7 +41,9 @@ def test_a_notebook_game_from_the_deal_form_to_the_review(browser, live_server, 
     host.locator(".segmented label", has_text="4").click()
     host.get_by_label("The app referees: play on phones").check()
     host.get_by_label("A deduction notebook on each phone").check()
-    host.get_by_label("Advanced mode").check()  # more clues to tell apart: the counts fall move by move
+    # More clues to tell apart: the counts fall move by move. (The solo form below has an "Advanced mode" too.)
+    deal_form = host.locator("form", has=host.get_by_role("button", name="Deal a new game"))
+    deal_form.get_by_label("Advanced mode").check()
     host.get_by_role("button", name="Deal a new game").click()
     host.wait_for_url(re.compile(r"/h/[^/]+$"))
     code = host.locator(".big-code").inner_text().strip()
