@@ -131,7 +131,15 @@ def _sheet(seen: markers.View, selected: int | None) -> dict | None:
         note = gettext("It is not your turn.")
     elif not choices:
         note = gettext("Nothing you can do on this hex now. Choose a highlighted hex.")
-    return {"hex": selected, "name": place, "allowed": bool(seen.allowed >> selected & 1), "choices": choices,
+    allowed = bool(seen.allowed >> selected & 1)
+    # Markers has no discs or cubes: the sentence says only what the seat's clues (one, or two each with 2
+    # players) say of the hex.
+    if len(seen.clues) > 1:
+        says = gettext("both your clues allow this hex.") if allowed else gettext(
+            "at least one of your clues rules this hex out.")
+    else:
+        says = gettext("your clue allows this hex.") if allowed else gettext("your clue rules this hex out.")
+    return {"hex": selected, "name": place, "allowed": allowed, "says": says, "choices": choices,
             "note": note, "version": seen.version}
 
 

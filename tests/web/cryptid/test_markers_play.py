@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from companion.cryptid import markers
-from companion.cryptid.hexgrid import hex_row_col
+from companion.cryptid.hexgrid import HEX_COUNT, hex_row_col
 from companion.cryptid.text import clue_text
 from companion.web.cryptid.tokens import host_token, seat_token
 
@@ -202,3 +202,21 @@ def test_computer_seats_play_a_markers_table_through_the_one_worker(site, level)
     assert server_state(site, code).phase == markers.OVER
     assert any(entry.seat in (2, 3) and entry.action in (markers.NOT_HERE, markers.SEAL)
                for entry in server_state(site, code).log)
+
+
+@pytest.mark.parametrize("players, allows, rules_out", [
+    (2, "both your clues allow this hex.", "at least one of your clues rules this hex out."),
+    (3, "your clue allows this hex.", "your clue rules this hex out."),
+])
+def test_a_tapped_hex_says_what_the_seats_clues_say_without_discs_or_cubes(site, players, allows, rules_out):
+    client = site.test_client()
+    code = client.post("/api/tables", json={"players": players, "variant": "markers"}).get_json()["code"]
+    state = server_state(site, code)
+    allowed = state.allowed(1)
+    inside = next(hex for hex in range(HEX_COUNT) if allowed >> hex & 1)
+    outside = next(hex for hex in range(HEX_COUNT) if not allowed >> hex & 1)
+    for hex, sentence in ((inside, allows), (outside, rules_out)):
+        page = client.get(f"/s/{seat_token(code, 1)}?hex={hex}").get_data(as_text=True)
+        sheet = page[page.index('id="sheet"'):]
+        assert sentence in sheet
+        assert "(disc)" not in sheet and "(cube)" not in sheet
