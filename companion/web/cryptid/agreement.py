@@ -18,7 +18,13 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from companion.cryptid import Game
-from companion.cryptid.agreement import STEPS, agreement_needed, check_step, step_open
+from companion.cryptid.agreement import (
+    HINT,
+    STEPS,
+    agreement_needed,
+    check_step,
+    step_open,
+)
 from companion.web.core.db import writing
 from companion.web.core.store import dialect, reading, stamped_cache, touch
 
@@ -73,6 +79,11 @@ def load_agreement(game: Game, head: TableHead | None = None) -> Agreement:
     """The table's votes and unlocks; `head` if the caller just read it, else read now."""
     stamp = (head or read_head(game.code)).stamp
     return stamped_cache().get("votes", game.code, stamp, lambda: _read_agreement(game, stamp))
+
+
+def unlocked_hint(game: Game, head: TableHead | None = None) -> str | None:
+    """The table's hint category once the table has unlocked it (computer players and notebooks then use it)."""
+    return game.hint if HINT in load_agreement(game, head).unlocked else None
 
 
 def _read_agreement(game: Game, stamp: str) -> Agreement:

@@ -17,7 +17,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 
 from companion.cryptid import Game
-from companion.cryptid.agreement import HINT, REVEAL, STEPS
+from companion.cryptid.agreement import REVEAL, STEPS
 from companion.cryptid.bots import LEVELS, choose_move
 from companion.cryptid.play import (
     OPENING,
@@ -33,7 +33,7 @@ from companion.web.core import computers as worker
 from companion.web.core.db import TableRecord, db, writing
 from companion.web.core.store import Conflict, reading, stamp_of, touch
 
-from .agreement import cast_vote, load_agreement
+from .agreement import cast_vote, load_agreement, unlocked_hint
 from .dealing import dealer
 from .head import TableHead
 from .models import MARKERS, ComputerSeat, RefereedTable
@@ -162,7 +162,7 @@ def take_turn(turn: tuple) -> None:
         move = VoteGone(seat, rest[0])
     elif state.turn == seat:
         # The table's hint, once unlocked, shows on the seat's phone too.
-        move = decide(state, seat, level, game.hint if HINT in load_agreement(game).unlocked else None)
+        move = decide(state, seat, level, unlocked_hint(game))
     else:
         return
     try:

@@ -33,6 +33,8 @@ from companion.cryptid.text import clue_text
 from companion.cryptid.view import View
 from companion.web.core.i18n import current_language, gettext, ngettext
 
+from .agreement import unlocked_hint
+
 GROUP_TITLES = {
     TERRAINS_GROUP: _l("On one of two terrains"),
     WITHIN_1: _l("Within one space"),
@@ -79,8 +81,10 @@ _REVIEWS = _Remembered(64)
 
 
 def seat_notebook(game: Game, seen: View) -> Notebook:
-    """The seat's notebook: the pieces change only with the log, so (game, log length, seat) names it."""
-    return _NOTEBOOKS.get((game.code, len(seen.log), seen.seat), lambda: notebook(seen))
+    """The seat's notebook, with the table's hint once unlocked (no clue then mentions its category): the pieces
+    change only with the log, so (game, log length, seat, hint) names it."""
+    hint = unlocked_hint(game)
+    return _NOTEBOOKS.get((game.code, len(seen.log), seen.seat, hint), lambda: notebook(seen, hint))
 
 
 def game_review(game: Game, state: State) -> tuple[SeatReview, ...] | None:

@@ -52,6 +52,7 @@ from companion.web.core.store import Conflict
 from companion.web.cryptid.head import TableHead, read_head
 from companion.web.cryptid.tokens import seat_token
 
+from .agreement import unlocked_hint
 from .common import (
     game_or_404,
     hex_labels,
@@ -395,10 +396,17 @@ def claim_key(seat: int) -> str:
 
 
 def seat_etag(game: Game, seat: int, state: State) -> str:
-    """What a seat's fragment depends on besides its view: whether this phone holds the seat, and the next game."""
+    """What a seat's fragment depends on besides its view: whether this phone holds the seat, the next game, the
+    computer seats, and for a notebook the table's hint once unlocked."""
     following = next_refereed_code(game) if state.phase == OVER else None
+    hinted = "h" if notebook_shown(game, state) and unlocked_hint(game) else ""
     return (f"play-{state.version}-{seat}-{claims.status(game.code, claim_key(seat))}-{following or ''}"
-            f"-{computers_mark(game)}")
+            f"-{computers_mark(game)}{hinted}")
+
+
+def notebook_shown(game: Game, state: State) -> bool:
+    """Whether a seat's page shows a notebook: a table that chose it, until the game is over."""
+    return state.phase != OVER and has_notebook(game)
 
 
 def computers_mark(game: Game) -> str:
@@ -416,7 +424,7 @@ def seat_context(token: str, game: Game, seat: int, state: State) -> dict:
                 "live_url": url_for("play.seat_live", token=token)}
     context = live_context(game, state, seat=seat, live_url=url_for("play.seat_live", token=token, **view_args()),
                            act_url=url_for("play.seat_act", token=token), link=link, replay=_replay_step(state),
-                           notebook=state.phase != OVER and has_notebook(game))
+                           notebook=notebook_shown(game, state))
     following = next_refereed_code(game) if state.phase == OVER else None
     if following:
         context["next_seat_url"] = url_for("seats.seat", token=seat_token(following, seat))

@@ -116,6 +116,31 @@ def test_each_phone_notebook_comes_from_its_own_view_and_states_no_other_clue(ap
     assert 'id="notebook"' not in client.get(f"/s/{tokens[0]}").get_data(as_text=True)
 
 
+
+def test_the_unlocked_hint_reaches_the_notebook_and_wakes_its_phones(apps):  # noqa: F811
+    """Once the table unlocks the hint, no clue the notebook lists mentions its category, on the page, in the
+    live fragment (whose version changes, so a waiting phone gets it) and in the JSON."""
+    code, phones, tokens = table(apps, 4, False, notebook=True)
+    game = apps[0].extensions["dealer"].load(code)
+    client = apps[1].test_client()
+    seen = view(referee_state(apps[0], code), 1)
+    before, after = notebook(seen), notebook(seen, game.hint)
+    assert [o.clues for o in before.opponents] != [o.clues for o in after.opponents]  # the hint rules clues out
+
+    def lists(notes):
+        return {o.seat: [clue_text(CLUES[i]) for i in o.clues] for o in notes.opponents}
+
+    live = client.get(f"/s/{tokens[0]}/live")
+    assert notebook_lists(live.get_data(as_text=True)) == lists(before)
+    assert phones[0].get()["notebook"] == before.to_json()
+    unlocked = client.post(host_path(apps[0], code) + "/unlock/hint", data={"hint-agree": "y"})
+    assert unlocked.status_code in (200, 303)
+    waited = client.get(f"/s/{tokens[0]}/live", headers={"If-None-Match": live.headers["ETag"]})
+    assert waited.status_code == 200 and waited.headers["ETag"] != live.headers["ETag"]
+    assert notebook_lists(waited.get_data(as_text=True)) == lists(after)
+    assert notebook_lists(client.get(f"/s/{tokens[0]}").get_data(as_text=True)) == lists(after)
+    assert phones[0].get()["notebook"] == after.to_json()
+
 def test_the_sheet_gives_the_hex_chance_from_the_seat_view(apps):  # noqa: F811
     code, phones, tokens = table(apps, 3, False, notebook=True)
     state = referee_state(apps[0], code)
