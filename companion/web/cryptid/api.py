@@ -200,12 +200,11 @@ def seat_move(token: str):
 def api_move(seat: int, data: dict) -> Move:
     """The move a docs/cryptid-play.md request body names for this seat; BadJson (400) when the body is malformed.
 
-    Besides docs/cryptid-play.md's cube, ask, search and leave, a phone may send {"action": "name", "name": ...} and
-    {"action": "vote_gone", "seat": S} (agree that seat S has vanished) and {"action": "withdraw_gone", "seat": S}
-    (take that vote back)."""
+    The actions and their fields are API_FIELDS'; the sentences of a 400 count rows and columns from 0, as the
+    body does."""
     action = data.get("action")
     if not isinstance(action, str) or action not in API_FIELDS:  # a list or an object cannot name an action
-        raise BadJson(gettext('"action" must be one of: cube, ask, search, leave.'))
+        raise BadJson(gettext('"action" must be one of: %(actions)s.', actions=", ".join(API_FIELDS)))
     extra = set(data) - API_FIELDS[action]
     if extra:
         raise BadJson(gettext("Unknown fields: %(fields)s.", fields=", ".join(sorted(map(str, extra)))))
@@ -216,8 +215,8 @@ def api_move(seat: int, data: dict) -> Move:
             raise BadJson(gettext('"hex" must be {"row": R, "col": C} with whole numbers.'))
         try:
             hex_from_row_col(hex_["row"], hex_["col"])
-        except IllegalMove as exc:
-            raise BadJson(illegal_move_text(exc.reason, exc.params, gettext)) from None
+        except IllegalMove:
+            raise BadJson(gettext('"hex" must be on the board: "row" from 0 to 8 and "col" from 0 to 11.')) from None
         body |= hex_
     if "seat" in API_FIELDS[action]:
         if type(data.get("seat")) is not int:
