@@ -1,4 +1,4 @@
-"""What one primary-key read tells of a Cryptid table: its stamp, and whether the site referees its game."""
+"""What one primary-key read tells of a Cryptid table: its stamp, whether the site referees its game, and how."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ class TableHead:
     refereed: bool
     notebook: bool = False  # a refereed table that chose the deduction notebook
     variant: str = CLASSIC  # the game a refereed table plays: classic Cryptid or Markers
+    next_code: str | None = None  # the game the host dealt after this one (dealing it touches this table)
 
     @property
     def markers(self) -> bool:
@@ -26,7 +27,7 @@ class TableHead:
 
 _HEAD = (
     select(TableRecord.last_activity, TableRecord.changes, RefereedTable.code, RefereedTable.notebook,
-           RefereedTable.variant)
+           RefereedTable.variant, RefereedTable.next_code)
     .outerjoin(RefereedTable, RefereedTable.code == TableRecord.code)
     .where(TableRecord.code == bindparam("code"))
 )
@@ -38,4 +39,4 @@ def read_head(code: str) -> TableHead:
         row = connection.execute(_HEAD, {"code": code}).first()
     if row is None:
         return TableHead("0", False)
-    return TableHead(stamp_of(row[0], row[1]), row[2] is not None, bool(row[3]), row[4] or CLASSIC)
+    return TableHead(stamp_of(row[0], row[1]), row[2] is not None, bool(row[3]), row[4] or CLASSIC, row[5])

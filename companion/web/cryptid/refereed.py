@@ -33,11 +33,10 @@ def is_refereed(game: Game, head: TableHead | None = None) -> bool:
     return (head or read_head(game.code)).refereed
 
 
-def next_refereed_code(game: Game) -> str | None:
-    """The game the host dealt after this one, if any (phones at the end offer to follow it)."""
-    record = db.session.get(RefereedTable, game.code)
-    db.session.commit()
-    return record.next_code if record else None
+def next_refereed_code(game: Game, head: TableHead | None = None) -> str | None:
+    """The game the host dealt after this one, if any (phones at the end offer to follow it); `head` if the
+    caller just read it."""
+    return (head or read_head(game.code)).next_code
 
 
 def has_notebook(game: Game, head: TableHead | None = None) -> bool:
