@@ -58,8 +58,11 @@ from .common import (
     hex_labels,
     host_game,
     map_letters,
+    replay_step,
+    replay_steps,
     seat_game,
     seat_url,
+    view_args,
 )
 from .computers import (
     LEVEL_NAMES,
@@ -98,11 +101,6 @@ def selected_hex() -> int | None:
     if not (value.isascii() and value.isdigit() and len(value) <= 3) or int(value) >= HEX_COUNT:
         return None
     return int(value)
-
-
-def view_args() -> dict:
-    """The query arguments a live fragment keeps (selected hex, replay step), nothing else."""
-    return {key: request.args[key][:8] for key in ("hex", "replay") if key in request.args}
 
 
 def seat_choices(seen: View, hex: int | None, names: dict[int, str]) -> list[dict]:
@@ -295,13 +293,7 @@ def state_moves(state: State) -> list:
 def replay_versions(state: State) -> list[int]:
     """The versions a replay steps through: the start, then after each move that wrote in the log (names and
     votes write nothing, so the replay does not count them)."""
-    versions, position = [0], State.initial(state.game)
-    for move in state_moves(state):
-        following = position.apply(move)
-        if len(following.log) > len(position.log):
-            versions.append(following.version)
-        position = following
-    return versions
+    return replay_steps(State.initial(state.game), state_moves(state))
 
 
 def render_live(context: dict) -> str:
@@ -385,10 +377,7 @@ def submit_once(game: Game, move, version: int | None) -> State:
 # Pages ---------------------------------------------------------------------------------------------------------
 
 def _replay_step(state: State) -> int | None:
-    value = request.args.get("replay", "")
-    if state.phase != OVER or not (value.isascii() and value.isdigit() and len(value) <= 4):
-        return None
-    return int(value)
+    return replay_step(state.phase == OVER)
 
 
 def claim_key(seat: int) -> str:
