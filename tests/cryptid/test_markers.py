@@ -35,6 +35,7 @@ from companion.cryptid.markers import (
     TAKE,
     TURNS,
     End,
+    HostGone,
     IllegalMove,
     ItsHere,
     Leave,
@@ -46,7 +47,6 @@ from companion.cryptid.markers import (
     Start,
     State,
     VoteGone,
-    HostGone,
     legal_moves,
     view,
 )
