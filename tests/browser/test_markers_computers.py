@@ -1,0 +1,83 @@
+"""A Markers table in real browsers when a player walks away: the host opens "A player has vanished?" on the host
+screen and hands the silent seat to a computer player, which then plays its turns while the person on the other
+phone plays theirs, every screen naming the seat "(computer, expert)"."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion.cryptid import markers
+from companion.cryptid.hexgrid import hexes_of
+from companion.web.core.computers import start_thread
+from companion.web.cryptid.refereed import load_markers
+
+from .conftest import PHONE
+from .test_play import choose, seat_link
+
+
+@pytest.fixture
+def computer_worker(live_app):
+    worker = start_thread(live_app, pause=(0.05, 0.2))
+    yield worker
+    worker.stop()
+
+
+def test_the_host_hands_a_walked_away_seat_to_a_computer(browser, live_server, live_app, computer_worker):
+    host = browser.new_page(viewport={"width": 1280, "height": 900})
+    host.goto(live_server + "/")
+    host.locator(".segmented label", has_text="2").click()
+    host.get_by_label("The app referees: play on phones").check()
+    host.get_by_label(re.compile("^Markers")).check()
+    host.get_by_role("button", name="Deal a new game").click()
+    host.wait_for_url(re.compile(r"/h/[^/]+$"))
+    code = host.locator(".big-code").inner_text().strip()
+    game = live_app.extensions["dealer"].load(code)
+
+    def state() -> markers.State:
+        with live_app.app_context():
+            return load_markers(game)
+
+    context = browser.new_context(**PHONE)
+    phones = [context.new_page(), browser.new_context(**PHONE).new_page()]
+    for seat, phone in enumerate(phones, 1):
+        phone.goto(seat_link(host, seat))
+        phone.locator("#play .name-form").wait_for()
+    host.get_by_role("button", name="Start the game").click()
+    host.locator("#play[data-phase='turns']").wait_for()
+    phones[1].close()  # seat 2's player walks away: the phone is gone
+
+    # The host hands the silent seat to a computer, as a host would: open, choose the level, confirm.
+    host.get_by_text("A player has vanished?").click()
+    host.get_by_text("Player 2 is gone", exact=True).click()
+    opened = host.locator("details.gone-one[open]")
+    opened.get_by_label("Computer player's level").select_option("expert")
+    opened.get_by_role("button", name="Yes, hand Player 2's seat to a computer").click()
+    host.locator("#play", has_text="Player 2 (computer, expert)").first.wait_for()
+
+    person = phones[0]
+    person.locator("#play", has_text="Player 2 (computer, expert)").first.wait_for()
+    computer_claims = 0
+    for _ in range(20):
+        current = state()
+        if current.phase == markers.OVER:
+            break
+        if current.turn != 1:  # the computer's turn: it claims by itself, and the claim reaches the phone
+            person.wait_for_function(
+                "v => Number(document.querySelector('#play').dataset.etag.split('-')[1]) > v", arg=current.version)
+            computer_claims += 1
+            continue
+        person.locator("#play .turn-banner").wait_for()
+        choices = current.not_here_choices(1)
+        if choices and current.hands[0] > 1:
+            choose(person, hexes_of(choices)[0], markers.NOT_HERE)
+        else:
+            choose(person, hexes_of(current.its_here_choices(1))[0], markers.ITS_HERE)
+        assert state().version > current.version
+    assert computer_claims >= 1
+    log = host.locator("#play .log-list")
+    log.filter(has_text=re.compile(r"Player 2 \(computer, expert\) (claims|seals)")).wait_for()
+    assert any(entry.seat == 2 and entry.action in (markers.NOT_HERE, markers.SEAL) for entry in state().log)
+    context.close()
+    host.close()
