@@ -161,6 +161,8 @@ def _board(game: Game, seen: markers.View, shown: markers.View, selected: int | 
         (its_here if kind == ITS_HERE else not_here)[seat - 1] |= 1 << hex
     last = shown.markers[-1][0] if shown.markers else None
     overlay = piece_marks(tuple(its_here), tuple(not_here), highlight=last, digits=language_digits())
+    for _, hex in shown.sealed_claims:  # a replay's step: the sealed claims waiting then, dashed
+        overlay += '<circle class="sealed-claim" cx="{:.1f}" cy="{:.1f}" r="7.2"/>'.format(*hex_center(hex))
     if selected is not None:
         overlay += '<circle id="here" class="here" cx="{:.1f}" cy="{:.1f}" r="9.4"/>'.format(*hex_center(selected))
     overlay += '<circle id="spot" class="spot" r="9.4"/>'
