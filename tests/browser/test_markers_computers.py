@@ -58,7 +58,6 @@ def test_the_host_hands_a_walked_away_seat_to_a_computer(browser, live_server, l
 
     person = phones[0]
     person.locator("#play", has_text="Player 2 (computer, expert)").first.wait_for()
-    computer_claims = 0
     for _ in range(20):
         current = state()
         if current.phase == markers.OVER:
@@ -66,7 +65,6 @@ def test_the_host_hands_a_walked_away_seat_to_a_computer(browser, live_server, l
         if current.turn != 1:  # the computer's turn: it claims by itself, and the claim reaches the phone
             person.wait_for_function(
                 "v => Number(document.querySelector('#play').dataset.etag.split('-')[1]) > v", arg=current.version)
-            computer_claims += 1
             continue
         person.locator("#play .turn-banner").wait_for()
         choices = current.not_here_choices(1)
@@ -75,7 +73,6 @@ def test_the_host_hands_a_walked_away_seat_to_a_computer(browser, live_server, l
         else:
             choose(person, hexes_of(current.its_here_choices(1))[0], markers.ITS_HERE)
         assert state().version > current.version
-    assert computer_claims >= 1
     log = host.locator("#play .log-list")
     log.filter(has_text=re.compile(r"Player 2 \(computer, expert\) (claims|seals)")).wait_for()
     assert any(entry.seat == 2 and entry.action in (markers.NOT_HERE, markers.SEAL) for entry in state().log)
