@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.cryptid.hexgrid import hex_name
 from companion.cryptid.markers import (
     LAST_STANDING,
     LEAVE,
@@ -191,6 +192,13 @@ def test_random_histories_with_votes_fold_and_keep_markers_and_secrets(players, 
         moves.append(move)
         state = following
         check_invariants(state)
+        if state.phase != OVER:  # a sealed claim is its claimant's alone, in the view and the JSON
+            for seat in state.seats:
+                seen, own = view(state, seat), dict(state.sealed).get(seat)
+                assert seen.sealed_claims == () and seen.sealed_hex == own
+                assert seen.to_json()["sealed"] == (None if own is None else hex_name(own))
+            with pytest.raises(ValueError):
+                replay_view(state, moves, 0)
         for seat in state.seats:  # the votes against a seat never count one from outside the game
             assert not (state.phase != OVER and seat in state.in_game
                         and len(state.in_game) > 1 and set(state.in_game) - {seat} <= state.gone_votes[seat - 1])

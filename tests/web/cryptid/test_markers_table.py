@@ -123,7 +123,8 @@ def test_a_vanished_player_is_marked_gone_by_the_others(site):
     # Two votes: the seat sees them; one is taken back.
     assert client.post(seat_url, data={"action": "vote_gone", "target": str(target)}).status_code == 303
     answer = client.post(api, json={"action": "vote_gone", "seat": target})
-    assert answer.status_code == 200
+    assert answer.status_code == 200 and answer.get_json()["reveal"] is None
+    assert answer.get_json()["clues"] == [clue.to_json() for clue in state.game.seat_clues(voters[1])]
     assert answer.get_json()["seats"][target - 1]["gone_votes"] == sorted(voters[:2])
     phone = client.get(f"/s/{seat_token(code, target)}").get_data(as_text=True)
     assert "2 players marked you as gone." in phone
