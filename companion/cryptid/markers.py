@@ -20,11 +20,14 @@ from typing import ClassVar, Iterable, NamedTuple, Sequence
 from .clues import Clue, clue_areas
 from .generator import Game
 from .hexgrid import ALL_HEXES, HEX_COUNT, hex_name, hex_row_col, hexes_of
+from .play import HostGone as HostGone
 from .play import IllegalMove as _NameError
 from .play import Move as _ClassicMove
 from .play import (
     MoveFormatError as MoveFormatError,  # the same error for a JSON value that is no move
 )
+from .play import VoteGone as VoteGone
+from .play import WithdrawGone as WithdrawGone
 from .play import clean_name as _clean_name
 from .text import N_, Translate, illegal_move_text, seat_name, untranslated
 
@@ -173,34 +176,9 @@ class End(Move):
     action: ClassVar[str] = "end"
 
 
-@dataclass(frozen=True, slots=True)
-class VoteGone(Move):
-    """`voter` says that `seat`'s player has vanished; once every other player still in the game agrees, `seat`
-    counts as left (docs/cryptid-markers.md section 5)."""
-
-    action: ClassVar[str] = "vote_gone"
-    voter: int
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class WithdrawGone(Move):
-    """`voter` takes back their vote that `seat`'s player has vanished."""
-
-    action: ClassVar[str] = "withdraw_gone"
-    voter: int
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class HostGone(Move):
-    """The host marks a seat still in the game gone at once."""
-
-    action: ClassVar[str] = "host_gone"
-    seat: int
-
-
-MOVE_TYPES: dict[str, type[Move]] = {
+# Marking a vanished player gone uses the classic game's moves and JSON forms, VoteGone, WithdrawGone and HostGone
+# (docs/cryptid-markers.md section 5); here only the seats still in the game vote and can be voted for.
+MOVE_TYPES: dict[str, type[_ClassicMove]] = {
     kind.action: kind for kind in (Start, Name, NotHere, ItsHere, Leave, End, VoteGone, WithdrawGone, HostGone)
 }
 Move.types = MOVE_TYPES

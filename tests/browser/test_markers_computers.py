@@ -6,39 +6,16 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from companion.cryptid import markers
 from companion.cryptid.hexgrid import hexes_of
-from companion.web.core.computers import start_thread
-from companion.web.cryptid.refereed import load_markers
 
 from .conftest import PHONE
+from .test_markers import deal_markers
 from .test_play import choose, seat_link
 
 
-@pytest.fixture
-def computer_worker(live_app):
-    worker = start_thread(live_app, pause=(0.05, 0.2))
-    yield worker
-    worker.stop()
-
-
 def test_the_host_hands_a_walked_away_seat_to_a_computer(browser, live_server, live_app, computer_worker):
-    host = browser.new_page(viewport={"width": 1280, "height": 900})
-    host.goto(live_server + "/")
-    host.locator(".segmented label", has_text="2").click()
-    host.get_by_label("The app referees: play on phones").check()
-    host.get_by_label(re.compile("^Markers")).check()
-    host.get_by_role("button", name="Deal a new game").click()
-    host.wait_for_url(re.compile(r"/h/[^/]+$"))
-    code = host.locator(".big-code").inner_text().strip()
-    game = live_app.extensions["dealer"].load(code)
-
-    def state() -> markers.State:
-        with live_app.app_context():
-            return load_markers(game)
-
+    host, game, state = deal_markers(browser, live_server, live_app, 2)
     context = browser.new_context(**PHONE)
     phones = [context.new_page(), browser.new_context(**PHONE).new_page()]
     for seat, phone in enumerate(phones, 1):

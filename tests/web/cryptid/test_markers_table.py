@@ -156,18 +156,15 @@ def test_a_vanished_player_is_marked_gone_by_the_others(site):
 def test_computers_follow_the_peoples_gone_vote(site):
     client = site.test_client()
     code = deal(client, 4, computers=[{"seat": 3, "level": "solid"}, {"seat": 4, "level": "beginner"}])
-    for _ in range(10):  # the people play until it is a person's turn, then seat 1 marks seat 2 gone
-        take_all_pending(site)
-        state = server_state(site, code)
-        if state.phase == markers.OVER or 2 in state.out:
-            pytest.skip("seat 2 went out before the vote")
-        if state.turn in (1, 2):
-            break
+    # The game has just started and no computer has moved yet (no worker runs here): every seat is in the game.
     assert client.post(f"/s/{seat_token(code, 1)}/markers/play",
                        data={"action": "vote_gone", "target": "2"}).status_code == 303
-    take_all_pending(site)
+    assert 2 not in server_state(site, code).left  # the computers have not agreed yet
+    take_all_pending(site)  # computers owed a claim make it first, then they agree
     state = server_state(site, code)
-    assert 2 in state.left
+    if 2 not in state.left and {1, 2} & state.out:
+        pytest.skip("a computer's claims put a person out of the turns before the computers agreed")
+    assert 2 in state.left and state.gone_votes[1] >= {1, 3, 4} - state.out
     assert any(e.action == markers.LEAVE and e.seat == 2 for e in state.log)
 
 
