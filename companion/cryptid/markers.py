@@ -10,6 +10,9 @@ Every clue answers on its own. The engine keeps, per clue (in the game's clue or
 publicly seen to allow and to rule out; that, the markers, the hands and the log are the public record. How the
 points the original description leaves open are read is a Rules value; RULES is the reading played here, the
 others exist so that the simulation (companion/ops/markersplay.py) can measure them.
+
+A vanished player is marked gone with the classic game's VoteGone, WithdrawGone and HostGone; only the seats still
+in the game (not out of the turns) vote and can be voted for. replay_view draws a finished game's earlier steps.
 """
 
 from __future__ import annotations
