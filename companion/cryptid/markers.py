@@ -10,21 +10,27 @@ Every clue answers on its own. The engine keeps, per clue (in the game's clue or
 publicly seen to allow and to rule out; that, the markers, the hands and the log are the public record. How the
 points the original description leaves open are read is a Rules value; RULES is the reading played here, the
 others exist so that the simulation (companion/ops/markersplay.py) can measure them.
+
+A vanished player is marked gone with the classic game's VoteGone, WithdrawGone and HostGone; only the seats still
+in the game (not out of the turns) vote and can be voted for. replay_view draws a finished game's earlier steps.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
-from typing import ClassVar, Iterable, NamedTuple
+from typing import ClassVar, Iterable, NamedTuple, Sequence
 
 from .clues import Clue, clue_areas
 from .generator import Game
 from .hexgrid import ALL_HEXES, HEX_COUNT, hex_name, hex_row_col, hexes_of
+from .play import HostGone as HostGone
 from .play import IllegalMove as _NameError
 from .play import Move as _ClassicMove
 from .play import (
     MoveFormatError as MoveFormatError,  # the same error for a JSON value that is no move
 )
+from .play import VoteGone as VoteGone
+from .play import WithdrawGone as WithdrawGone
 from .play import clean_name as _clean_name
 from .text import N_, Translate, illegal_move_text, seat_name, untranslated
 
@@ -173,7 +179,11 @@ class End(Move):
     action: ClassVar[str] = "end"
 
 
-MOVE_TYPES: dict[str, type[Move]] = {kind.action: kind for kind in (Start, Name, NotHere, ItsHere, Leave, End)}
+# Marking a vanished player gone uses the classic game's moves and JSON forms, VoteGone, WithdrawGone and HostGone
+# (docs/cryptid-markers.md section 5); here only the seats still in the game vote and can be voted for.
+MOVE_TYPES: dict[str, type[_ClassicMove]] = {
+    kind.action: kind for kind in (Start, Name, NotHere, ItsHere, Leave, End, VoteGone, WithdrawGone, HostGone)
+}
 Move.types = MOVE_TYPES
 
 
@@ -222,6 +232,7 @@ class State:
     log: tuple[LogEntry, ...]
     winners: tuple[int, ...]  # one seat, or several sharing a win
     outcome: str | None
+    gone_votes: tuple[frozenset[int], ...]  # per seat, who voted it gone (public)
     _areas: tuple[int, ...] = field(repr=False, compare=False)  # per clue, the hexes it allows (secret)
 
     @classmethod
@@ -234,7 +245,7 @@ class State:
             game=game, rules=rules, version=0, phase=LOBBY, first=None, turn=None, hands=(0,) * game.players,
             supply=SUPPLY, markers=(), sealed=(), allows=(0,) * clues, rules_out=(0,) * clues, out=frozenset(),
             left=frozenset(), names=(None,) * game.players, log=(), winners=(), outcome=None,
-            _areas=tuple(areas[clue.index] for clue in game.clues),
+            gone_votes=(frozenset(),) * game.players, _areas=tuple(areas[clue.index] for clue in game.clues),
         )
 
     @classmethod
@@ -254,6 +265,12 @@ class State:
     @property
     def seats(self) -> range:
         return range(1, self.players + 1)
+
+    @property
+    def in_game(self) -> tuple[int, ...]:
+        """Seats still in the game: not out of the turns and not left. They alone vote a seat gone, and only
+        they can be voted gone (an out seat has no turn left to skip)."""
+        return tuple(seat for seat in self.seats if seat not in self.out)
 
     def clue_positions(self, seat: int) -> range:
         """Positions in game.clues of the seat's clues: one, or two with 2 players."""
@@ -329,6 +346,33 @@ class State:
             self._check_seat(move.seat)
             if move.seat in self.left:
                 raise IllegalMove("you_left")
+        elif isinstance(move, (VoteGone, WithdrawGone)):
+            self._check_vote(move)
+        elif isinstance(move, HostGone):
+            self._check_seat(move.seat)
+            self._check_target(move.seat)
+
+    def _check_vote(self, move: VoteGone | WithdrawGone) -> None:
+        self._check_seat(move.voter)
+        if move.voter in self.left:
+            raise IllegalMove("you_left")
+        if move.voter in self.out:
+            raise IllegalMove("you_are_out")
+        self._check_seat(move.seat)
+        if move.seat == move.voter:
+            raise IllegalMove("vote_self")
+        self._check_target(move.seat)
+        voted = move.voter in self.gone_votes[move.seat - 1]
+        if isinstance(move, VoteGone) and voted:
+            raise IllegalMove("already_voted")
+        if isinstance(move, WithdrawGone) and not voted:
+            raise IllegalMove("not_voted")
+
+    def _check_target(self, seat: int) -> None:
+        if seat in self.left:
+            raise IllegalMove("seat_left")
+        if seat in self.out:
+            raise IllegalMove("seat_out")
 
     def _check_seat(self, seat: int) -> None:
         if not (_is_int(seat) and 1 <= seat <= self.players):
@@ -372,6 +416,13 @@ class State:
             fold.leave(move.seat)
         elif isinstance(move, End):
             fold.end(ENDED)
+        elif isinstance(move, VoteGone):
+            fold.gone_votes[move.seat - 1] |= {move.voter}
+        elif isinstance(move, WithdrawGone):
+            fold.gone_votes[move.seat - 1] -= {move.voter}
+        elif isinstance(move, HostGone):
+            fold.leave(move.seat)
+        fold.settle_gone_votes()
         return fold.freeze(self.version + 1)
 
     @property
@@ -400,6 +451,7 @@ class _Fold:
         self.out, self.left, self.names = set(state.out), set(state.left), list(state.names)
         self.log = list(state.log)
         self.winners, self.outcome = state.winners, state.outcome
+        self.gone_votes = list(state.gone_votes)
 
     def freeze(self, version: int) -> State:
         return replace(
@@ -408,6 +460,7 @@ class _Fold:
             allows=tuple(self.allows),
             rules_out=tuple(self.rules_out), out=frozenset(self.out), left=frozenset(self.left),
             names=tuple(self.names), log=tuple(self.log), winners=self.winners, outcome=self.outcome,
+            gone_votes=tuple(self.gone_votes),
         )
 
     def _log(self, seat: int, action: str, hex: int | None = None, clue: int | None = None,
@@ -423,6 +476,17 @@ class _Fold:
         self.phase, self.first = TURNS, first
         self.turn = None
         self._next_turn(first - 1)
+
+    def settle_gone_votes(self) -> None:
+        """Mark gone every seat that each other seat still in the game has voted gone, one at a time (a removal,
+        or a voter going out of the turns, can complete another vote); it then counts as left."""
+        while self.phase != OVER:
+            in_game = [seat for seat in self.state.seats if seat not in self.out]
+            gone = next((seat for seat in in_game
+                         if len(in_game) > 1 and set(in_game) - {seat} <= self.gone_votes[seat - 1]), None)
+            if gone is None:
+                return
+            self.leave(gone)
 
     def _answers(self, clue: int, hex: int) -> bool:
         """Whether the clue allows the hex; the answer becomes public."""
@@ -624,15 +688,16 @@ class _Fold:
 
 
 def legal_moves(state: State, seat: int | None) -> list[Move]:
-    """Every move `seat` may make now (its claims and leaving); with seat None, the host's (Start, End).
-    Name takes free text, so it is not listed."""
+    """Every move `seat` may make now (its claims, leaving, and voting a seat gone or taking the vote back); with
+    seat None, the host's (Start, HostGone, End). Name takes free text, so it is not listed."""
     if seat is None:
-        return [move for move in (*(Start(first) for first in state.seats), End()) if state.is_legal(move)]
+        table = [*(Start(first) for first in state.seats), *(HostGone(other) for other in state.seats), End()]
+        return [move for move in table if state.is_legal(move)]
     moves: list[Move] = [NotHere(seat, hex) for hex in hexes_of(state.not_here_choices(seat))]
     moves += [ItsHere(seat, hex) for hex in hexes_of(state.its_here_choices(seat))]
-    if state.is_legal(Leave(seat)):
-        moves.append(Leave(seat))
-    return moves
+    table = [Leave(seat), *(VoteGone(seat, other) for other in state.seats),
+             *(WithdrawGone(seat, other) for other in state.seats)]
+    return moves + [move for move in table if state.is_legal(move)]
 
 
 # What one viewer may see.
@@ -677,6 +742,9 @@ class View:
     outcome: str | None
     reveal: Reveal | None
     sealed_by: tuple[int, ...] = ()  # seats with a sealed "it's here" waiting for the end of the round
+    gone_votes: tuple[frozenset[int], ...] = ()  # per seat, who voted it gone
+    # Every sealed claim (seat, hex) as it stood: only in a step of a finished game's replay (replay_view).
+    sealed_claims: tuple[tuple[int, int], ...] = ()
     seat: int | None = None
     clues: tuple[Clue, ...] = ()  # the viewer's own clues
     allowed: int = 0  # hexes every clue of the viewer allows
@@ -708,7 +776,7 @@ class View:
             "turn": self.turn,
             "supply": self.supply,
             "seats": [{"seat": s, "name": self.names[s], "markers": self.hands[s - 1], "out": s in self.out,
-                       "left": s in self.left} for s in self.seats],
+                       "left": s in self.left, "gone_votes": sorted(self.gone_votes[s - 1])} for s in self.seats],
             "markers": [{"row": hex_row_col(hex)[0], "col": hex_row_col(hex)[1], "seat": seat, "kind": kind}
                         for hex, seat, kind in self.markers],
             "answers": [{"clue": position, "seat": self.clue_seats[position],
@@ -741,7 +809,7 @@ def view(state: State, viewer: int | None = None, gettext: Translate = untransla
         hands=state.hands, supply=state.supply, markers=state.markers, allows=state.allows,
         rules_out=state.rules_out, clue_seats=tuple(game.seat_of(i) for i in range(len(game.clues))),
         out=state.out, left=state.left, log=state.log, winners=state.winners, outcome=state.outcome, reveal=reveal,
-        sealed_by=tuple(seat for seat, _ in state.sealed),
+        sealed_by=tuple(seat for seat, _ in state.sealed), gone_votes=state.gone_votes,
     )
     if viewer is None:
         return public
@@ -753,6 +821,18 @@ def view(state: State, viewer: int | None = None, gettext: Translate = untransla
     )
 
 
+def replay_view(final: State, moves: Sequence[Move], step: int, viewer: int | None = None,
+                gettext: Translate = untranslated) -> View:
+    """A finished game as it stood after its first `step` moves, for the replay: the viewer's view of that
+    position, with every clue (the final reveal) and every sealed claim as it stood then, and no choices.
+    ValueError while the game is not over: until then a sealed claim stays its claimant's."""
+    if final.phase != OVER:
+        raise ValueError("only a finished game is replayed")
+    past = State.replay(final.game, moves[:step], final.rules)
+    return replace(view(past, viewer, gettext), reveal=view(final).reveal, sealed_claims=past.sealed,
+                   not_here_choices=0, its_here_choices=0)
+
+
 # Texts.
 
 # Reasons of this variant's own; every other reason reads as in the classic game (text.ILLEGAL_MOVES).
@@ -761,6 +841,8 @@ _ILLEGAL_TEXTS = {
     "no_markers": N_("You have no markers left."),
     "clue_allows_hex": N_("Your clue allows that hex: you cannot claim the creature is not there."),
     "clue_rules_out_hex": N_("Your clue rules that hex out: you cannot claim the creature is there."),
+    "you_are_out": N_("You are out of the turns: only the players still in the game mark a player as gone."),
+    "seat_out": N_("That player is already out of the turns."),
 }
 
 

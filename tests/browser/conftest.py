@@ -10,6 +10,7 @@ import pytest
 import waitress
 
 from companion.web.core.app import create_app
+from companion.web.core.computers import start_thread
 from companion.web.cryptid.dealing import dealer
 from companion.web.cryptid.tokens import host_token
 
@@ -88,6 +89,14 @@ def browser():
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def computer_worker(live_app):
+    """The computer players' worker, with short pauses, beside the live server."""
+    worker = start_thread(live_app, pause=(0.05, 0.2))
+    yield worker
+    worker.stop()
 
 
 @pytest.fixture

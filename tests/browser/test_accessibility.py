@@ -69,6 +69,8 @@ AXE_VISITS = [
     # A Markers table: a seat (with its sheet open), the host screen and a seat at the end.
     ("en", "{markers_seat}"), ("fa", "{markers_seat}?hex=40"), ("ja", "{markers_host}"), ("el", "{markers_seat}"),
     ("en", "{markers_ended_seat}"), ("fa", "{markers_ended_seat}"),
+    # A finished Markers game's replay, on a seat and on the host screen.
+    ("en", "{markers_ended_seat}?replay=1"), ("fa", "{markers_ended_host}?replay=0"),
 ]
 
 
@@ -96,7 +98,7 @@ def places(browser, live_server, host_of, revealed, live_app) -> dict[str, str]:
     ended = page.request.post(api, data={"players": 3, "variant": "markers"}).json()
     with live_app.app_context():  # the table agrees to the reveal: the game ends with every clue shown
         settle_reveal(live_app.extensions["dealer"].load(ended["code"]))
-    found["markers_ended_seat"] = ended["seats"][1]["url"]
+    found.update(markers_ended_seat=ended["seats"][1]["url"], markers_ended_host=ended["host_url"])
     page.close()
     return found
 

@@ -5,23 +5,13 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from companion.cryptid.hexgrid import hexes_of
-from companion.web.core.computers import start_thread
 from companion.web.cryptid.refereed import load_play
 
 from .test_play import choose
 
 # Whether the page's live fragment shows the game at `version` or later (its ETag starts "play-<version>-").
 SHOWS_AT_LEAST = "v => Number(document.querySelector('#play').dataset.etag.split('-')[1]) >= v"
-
-
-@pytest.fixture
-def computer_worker(live_app):
-    worker = start_thread(live_app, pause=(0.05, 0.2))
-    yield worker
-    worker.stop()
 
 
 def test_a_solo_game_against_the_computer_to_the_end(phone, live_server, live_app, computer_worker):

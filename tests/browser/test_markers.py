@@ -15,20 +15,27 @@ from .conftest import PHONE
 from .test_play import choose, seat_link
 
 
-def test_a_whole_markers_game_on_three_phones(browser, live_server, live_app):
+def deal_markers(browser, live_server, live_app, players: int):
+    """The host deals a Markers game from the home page's form, as a person would: the host page, the game and a
+    function that reads the table's state."""
     host = browser.new_page(viewport={"width": 1280, "height": 900})
     host.goto(live_server + "/")
-    host.locator(".segmented label", has_text="3").click()
+    host.locator(".segmented label", has_text=str(players)).click()
     host.get_by_label("The app referees: play on phones").check()
     host.get_by_label(re.compile("^Markers")).check()
     host.get_by_role("button", name="Deal a new game").click()
     host.wait_for_url(re.compile(r"/h/[^/]+$"))
-    code = host.locator(".big-code").inner_text().strip()
-    game = live_app.extensions["dealer"].load(code)
+    game = live_app.extensions["dealer"].load(host.locator(".big-code").inner_text().strip())
 
     def state() -> markers.State:
         with live_app.app_context():
             return load_markers(game)
+
+    return host, game, state
+
+
+def test_a_whole_markers_game_on_three_phones(browser, live_server, live_app):
+    host, game, state = deal_markers(browser, live_server, live_app, 3)
 
     links = [seat_link(host, seat) for seat in (1, 2, 3)]
     contexts = [browser.new_context(**PHONE) for _ in links]

@@ -35,6 +35,7 @@ from companion.cryptid.markers import (
     TAKE,
     TURNS,
     End,
+    HostGone,
     IllegalMove,
     ItsHere,
     Leave,
@@ -45,6 +46,7 @@ from companion.cryptid.markers import (
     Rules,
     Start,
     State,
+    VoteGone,
     legal_moves,
     view,
 )
@@ -341,8 +343,8 @@ def test_legal_moves_are_exactly_the_legal_claims():
     for hex in range(HEX_COUNT):
         for kind in (NotHere, ItsHere):
             assert (kind(1, hex) in listed) == state.is_legal(kind(1, hex))
-    assert legal_moves(state, 2) == [Leave(2)]
-    assert legal_moves(state, None) == [End()]
+    assert legal_moves(state, 2) == [Leave(2), VoteGone(2, 1), VoteGone(2, 3)]
+    assert legal_moves(state, None) == [HostGone(1), HostGone(2), HostGone(3), End()]
 
 
 @pytest.mark.parametrize("ties, winners", [("share", (1, 2)), ("later", (2,)), ("earlier", (1,))])

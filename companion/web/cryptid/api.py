@@ -24,7 +24,7 @@ from companion.web.cryptid.tokens import host_token
 
 from . import markers as markers_web
 from .common import game_or_404, seat_game, seat_url
-from .computers import LEVEL_NAMES, computer_seats
+from .computers import LEVEL_NAMES, computer_seats, computers_json
 from .dealing import dealer
 from .head import read_head
 from .models import CLASSIC, MARKERS, VARIANTS
@@ -73,10 +73,7 @@ def _play_view(game, state, seat=None) -> dict:
     person), the seat's notebook at a table that chose it (null otherwise, and once the game is over), and the
     after-game review once it is over (null before)."""
     seen = view(state, seat, gettext)
-    data = {"code": game.code} | seen.to_json()
-    computers = computer_seats(game.code)
-    for entry in data["seats"]:
-        entry["computer"] = computers.get(entry["seat"])
+    data = computers_json({"code": game.code} | seen.to_json(), computer_seats(game.code))
     if seat is not None:
         running = seen.phase not in ("lobby", OVER)
         data["notebook"] = notebook_json(seat_notebook(game, seen) if running and has_notebook(game) else None)

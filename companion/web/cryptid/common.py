@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from flask import abort, jsonify, render_template, url_for
+from flask import abort, jsonify, render_template, request, url_for
 from markupsafe import Markup
 
 from companion.cryptid import Game, GameCodeError
@@ -33,6 +33,31 @@ from companion.web.cryptid.tokens import read_host_token, read_seat_token, seat_
 from .dealing import dealer
 from .diagram import board_svg
 from .forms import LoadCodeForm
+
+
+def replay_steps(initial, moves) -> list[int]:
+    """The move counts a finished game's replay steps through, for either engine's State: the start, then after
+    each move that wrote in the log (names and votes write nothing, so the replay does not stop at them)."""
+    steps, position = [0], initial
+    for count, move in enumerate(moves, 1):
+        following = position.apply(move)
+        if len(following.log) > len(position.log):
+            steps.append(count)
+        position = following
+    return steps
+
+
+def replay_step(over: bool) -> int | None:
+    """The replay step a page asks for (?replay=N), once the game is over; None otherwise or for junk."""
+    value = request.args.get("replay", "")
+    if not over or not (value.isascii() and value.isdigit() and len(value) <= 4):
+        return None
+    return int(value)
+
+
+def view_args() -> dict:
+    """The query arguments a live fragment keeps (selected hex, replay step), nothing else."""
+    return {key: request.args[key][:8] for key in ("hex", "replay") if key in request.args}
 
 
 class GameNotFound(Exception):

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import logging
 import random
+from typing import Iterable
 
-from flask import current_app
+from flask import current_app, request
 from flask_babel import lazy_gettext
 from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
@@ -31,6 +32,8 @@ from companion.cryptid.play import (
 from companion.cryptid.view import view
 from companion.web.core import computers as worker
 from companion.web.core.db import TableRecord, db, writing
+from companion.web.core.errors import error_response
+from companion.web.core.moves import after_action
 from companion.web.core.store import Conflict, reading, stamp_of, touch
 
 from .agreement import cast_vote, load_agreement, unlocked_hint
@@ -59,11 +62,12 @@ def computer_seats(code: str) -> dict[int, str]:
         return dict(connection.execute(_SEATS, {"code": code}).all())
 
 
-def hand_over(game: Game, state: State, seat: int, level: str) -> None:
-    """The host hands a seat still in the game to a computer player; SeatNotFree when it cannot be."""
+def hand_over(game: Game, seat: int, level: str, still_in: Iterable[int]) -> None:
+    """The host hands a seat still in the game (one of `still_in`, empty once it is over) to a computer player;
+    SeatNotFree when it cannot be."""
     if level not in LEVELS or not 1 <= seat <= game.players:
         raise ValueError(level)
-    if state.phase == OVER or seat in state.left or seat in computer_seats(game.code):
+    if seat not in still_in or seat in computer_seats(game.code):
         raise SeatNotFree(seat)
     try:
         with writing():
@@ -71,6 +75,64 @@ def hand_over(game: Game, state: State, seat: int, level: str) -> None:
             db.session.add(ComputerSeat(code=game.code, seat=seat, level=level))
     except IntegrityError:  # handed over by a racing request: a computer's already
         raise SeatNotFree(seat) from None
+
+
+CANNOT_HAND_OVER = lazy_gettext("That seat cannot be handed to a computer player now.")
+MALFORMED_HAND_OVER = lazy_gettext("That move did not make sense. Tap a hex on the board, then choose what to do.")
+
+
+def hand_over_response(game: Game, load, still_in, fragment_of, back_url: str):
+    """The host screen's hand-over form (fields `target` and `level`), for a table of either variant (`load` reads
+    its state, `still_in(state)` names the seats that may be handed over while it runs, `fragment_of(state)`
+    renders the host's live fragment): 303 back (or the new live fragment for the page's script), 400 when
+    malformed, 409 for a seat that cannot be handed over (docs/cryptid-play.md section 10)."""
+    target, state = request.form.get("target", ""), load(game)
+    try:
+        if not (target.isascii() and target.isdigit() and len(target) <= 3):
+            raise ValueError(target)
+        hand_over(game, int(target), request.form.get("level", ""), () if state.phase == OVER else still_in(state))
+    except SeatNotFree:
+        return error_response(409, str(CANNOT_HAND_OVER))
+    except ValueError:
+        return error_response(400, str(MALFORMED_HAND_OVER))
+    return after_action(lambda: fragment_of(load(game)), back_url, anchor="#play")
+
+
+def gone_candidates(in_game: Iterable[int], gone_votes, viewer: int | None, names: dict[int, str],
+                    computers: dict[int, str]) -> list[dict]:
+    """Seats the viewer may mark as gone (every other seat still in the game; the host may mark any), with their
+    votes, and whether the host may hand each to a computer player instead. Empty for a viewer out of the game."""
+    in_game = tuple(in_game)
+    if viewer is not None and viewer not in in_game:
+        return []
+    return [{"seat": other, "name": names[other], "voted": viewer is not None and viewer in gone_votes[other - 1],
+             "votes": len(gone_votes[other - 1]), "computer": other in computers}
+            for other in in_game if other != viewer]
+
+
+def owed_gone_votes(in_game: Iterable[int], gone_votes, computers: Iterable[int]) -> list[tuple[int, int]]:
+    """(computer, target) for each gone vote a computer owes: a computer marks a seat gone once every other
+    person still in the game has (docs/cryptid-play.md section 10)."""
+    in_game, computers = tuple(in_game), set(computers)
+    people = [seat for seat in in_game if seat not in computers]
+    owed = []
+    for target in in_game:
+        voters, others = gone_votes[target - 1], [seat for seat in people if seat != target]
+        if others and all(seat in voters for seat in others):
+            owed += [(seat, target) for seat in in_game if seat in computers and seat != target and seat not in voters]
+    return owed
+
+
+def computers_json(data: dict, computers: dict[int, str]) -> dict:
+    """A state's JSON with each seat's computer level (null for a person)."""
+    for entry in data["seats"]:
+        entry["computer"] = computers.get(entry["seat"])
+    return data
+
+
+def computers_mark(code: str) -> str:
+    """The computer seats, for the ETags: a seat handed to a computer changes every page that names it."""
+    return "".join(f"{seat}{level[0]}" for seat, level in sorted(computer_seats(code).items()))
 
 
 def labelled_names(names: dict[int, str], computers: dict[int, str], gettext) -> dict[int, str]:
@@ -130,12 +192,9 @@ def _owed_at(code: str, stamp: str, seats: dict[int, str]) -> list[tuple]:
     people = [seat for seat in state.active_seats if seat not in seats]
     if state.phase in (OPENING, TURNS) and state.turn in computers:
         return [("move", code, state.version, state.turn)]
-    owed = []
-    for target in state.active_seats:  # a vanished person: the computers agree once every other person did
-        voters, others = state.gone_votes[target - 1], [seat for seat in people if seat != target]
-        if others and all(seat in voters for seat in others):
-            owed += [("gone", code, state.version, seat, target) for seat in computers
-                     if seat != target and seat not in voters]
+    # A vanished person: the computers agree once every other person did.
+    owed = [("gone", code, state.version, seat, target)
+            for seat, target in owed_gone_votes(state.active_seats, state.gone_votes, seats)]
     agreement = load_agreement(game, head)
     for step in STEPS:  # a hint or the reveal: the computers agree once every person asked for it
         voters = agreement.voters(step)

@@ -21,11 +21,14 @@ from companion.cryptid.markers import (
     NOT_HERE,
     OVER,
     End,
+    HostGone,
     ItsHere,
     Leave,
     Name,
     NotHere,
     Start,
+    VoteGone,
+    WithdrawGone,
 )
 from companion.cryptid.text import clue_text
 from companion.web.core import claims
@@ -39,14 +42,21 @@ from companion.web.core.ratelimit import actions_limit, limiter
 from companion.web.core.security import mark_private
 from companion.web.core.store import Conflict, reading
 
+from . import common, computers
 from .common import game_or_404, hex_labels, host_game, map_letters, seat_game
 from .computers import computer_seats, labelled_names
 from .dealing import dealer
 from .diagram import board_svg, hex_center, piece_marks
 from .head import TableHead, read_head
 from .models import MARKERS, ComputerSeat, RefereedTable
-from .play import COMPUTER_SEAT, form_version, seat_cards, seat_refusal
-from .refereed import draw_first, load_markers, next_refereed_code, submit_markers
+from .play import COMPUTER_SEAT, MARKED_GONE, form_version, seat_cards, seat_refusal
+from .refereed import (
+    draw_first,
+    load_markers,
+    load_markers_moves,
+    next_refereed_code,
+    submit_markers,
+)
 from .tokens import seat_token
 
 bp = Blueprint("markers", __name__)
@@ -143,14 +153,16 @@ def _sheet(seen: markers.View, selected: int | None) -> dict | None:
             "note": note, "version": seen.version}
 
 
-def _board(game: Game, seen: markers.View, selected: int | None, link) -> str:
-    """The board with every marker ("it's here" as a disc, "not here" as a square, in its seat's colour); for a
-    seat, its clues' shading, its choices and hex links."""
+def _board(game: Game, seen: markers.View, shown: markers.View, selected: int | None, link) -> str:
+    """The board with every marker of `shown` (the game now, or a replay's step): "it's here" as a disc, "not
+    here" as a square, in its seat's colour; for a seat, its clues' shading, its choices and hex links."""
     its_here, not_here = [0] * seen.players, [0] * seen.players
-    for hex, seat, kind in seen.markers:
+    for hex, seat, kind in shown.markers:
         (its_here if kind == ITS_HERE else not_here)[seat - 1] |= 1 << hex
-    last = seen.markers[-1][0] if seen.markers else None
+    last = shown.markers[-1][0] if shown.markers else None
     overlay = piece_marks(tuple(its_here), tuple(not_here), highlight=last, digits=language_digits())
+    for _, hex in shown.sealed_claims:  # a replay's step: the sealed claims waiting then, dashed
+        overlay += '<circle class="sealed-claim" cx="{:.1f}" cy="{:.1f}" r="7.2"/>'.format(*hex_center(hex))
     if selected is not None:
         overlay += '<circle id="here" class="here" cx="{:.1f}" cy="{:.1f}" r="9.4"/>'.format(*hex_center(selected))
     overlay += '<circle id="spot" class="spot" r="9.4"/>'
@@ -174,33 +186,67 @@ def _results(game: Game, seen: markers.View, names: dict[int, str]) -> dict:
     return {"habitat": hex_name(seen.reveal.habitat), "rows": rows}
 
 
+def _replayed(game: Game, state: markers.State, seat: int | None, replay: int | None
+              ) -> tuple[markers.View | None, int]:
+    """A finished game's position at replay step `replay` as `seat` sees it (every sealed claim shown), and the
+    number of the last step; (None, 0) outside a replay."""
+    if replay is None or state.phase != OVER:
+        return None, 0
+    moves = load_markers_moves(game)
+    steps = common.replay_steps(markers.State.initial(game, state.rules), moves)
+    step = steps[min(replay, len(steps) - 1)]
+    return markers.replay_view(state, moves, step, seat, gettext), len(steps) - 1
+
+
 def live_context(game: Game, state: markers.State, *, seat: int | None, live_url: str, act_url: str | None,
-                 link) -> dict:
-    """What the live fragment shows; whatever depends on who is looking comes from markers.view(state, seat)."""
+                 link, replay: int | None = None) -> dict:
+    """What the live fragment shows; whatever depends on who is looking comes from markers.view(state, seat), and
+    in the replay of a finished game from markers.replay_view."""
     seen = markers.view(state, seat, gettext)
-    computers = computer_seats(game.code)
-    if seat in computers:  # the seat's phone only watches: a computer plays it
+    robots = computer_seats(game.code)
+    if seat in robots:  # the seat's phone only watches: a computer plays it
         seen = replace(seen, not_here_choices=0, its_here_choices=0)
-    names = {number: local_digits(name) for number, name in labelled_names(seen.names, computers, gettext).items()}
-    selected = selected_hex(seen)
-    start = max((i for i, e in enumerate(seen.log) if e.action in _MOVE_STARTS), default=len(seen.log))
+    names = {number: local_digits(name) for number, name in labelled_names(seen.names, robots, gettext).items()}
+    shown, replay_total = _replayed(game, state, seat, replay)
+    replay = None if shown is None else min(replay, replay_total)
+    shown = shown or seen  # the position on the board: the game now, or a step of its replay once it is over
+    selected = selected_hex(seen) if replay is None else None
+    start = max((i for i, e in enumerate(shown.log) if e.action in _MOVE_STARTS), default=len(shown.log))
+    in_game = [] if seen.phase == OVER else [s for s in seen.seats if s not in seen.out]
+    sealed_at = dict(shown.sealed_claims)
     return {
         "game": game, "view": seen, "seat": seat, "names": names,
+        "replay": replay, "replay_total": local_digits(str(replay_total)), "replay_last": replay_total,
         "status": local_digits(status_text(seen, names)),
-        "your_turn": seen.to_act and seat not in computers,
-        "left_notice": str(COMPUTER_SEAT) if seat in computers else None,
-        "hands": [{"seat": s, "name": names[s], "markers": local_digits(str(seen.hands[s - 1])),
-                   "out": s in seen.out, "left": s in seen.left, "sealed": s in seen.sealed_by} for s in seen.seats],
-        "supply": local_digits(str(seen.supply)),
-        "sealed": hex_name(seen.sealed_hex) if seen.sealed_hex is not None else None,
+        "your_turn": seen.to_act and seat not in robots,
+        "left_notice": _left_notice(state, seat, robots),
+        "hands": [{"seat": s, "name": names[s], "markers": local_digits(str(shown.hands[s - 1])),
+                   "out": s in shown.out, "left": s in shown.left, "sealed": s in shown.sealed_by,
+                   "sealed_at": hex_name(sealed_at[s]) if s in sealed_at else None} for s in shown.seats],
+        "supply": local_digits(str(shown.supply)),
+        "sealed": hex_name(seen.sealed_hex) if seen.sealed_hex is not None and replay is None else None,
         "clues": [clue_text(clue, gettext) for clue in seen.clues],
-        "sheet": _sheet(seen, selected),
-        "board": _board(game, seen, selected, link),
-        "log": [{"seat": e.seat, "text": log_text(e, names)} for e in seen.log],
-        "announce": " ".join(log_text(e, names) for e in seen.log[start:]),
+        "sheet": _sheet(seen, selected) if seat not in robots else None,
+        "board": _board(game, seen, shown, selected, link),
+        "log": [{"seat": e.seat, "text": log_text(e, names)} for e in shown.log],
+        "announce": " ".join(log_text(e, names) for e in shown.log[start:]),
         "results": _results(game, seen, names) if seen.reveal else None,
-        "live_url": live_url, "act_url": act_url, "link": link,
+        "live_url": live_url, "act_url": None if seat in robots else act_url, "link": link,
+        "gone_candidates": computers.gone_candidates(in_game, seen.gone_votes, seat, names, robots),
+        "gone_needed": len(in_game) - 1,
+        "votes_against": len(seen.gone_votes[seat - 1]) if seat in in_game else 0,
+        "levels": [(level, str(name)) for level, name in computers.LEVEL_NAMES.items()],
     }
+
+
+def _left_notice(state: markers.State, seat: int | None, robots: dict[int, str]) -> str | None:
+    """Why a seat's phone makes no moves: a computer plays it, or the table marked it gone."""
+    if seat in robots:
+        return str(COMPUTER_SEAT)
+    if seat in state.left:
+        left_by_choice = any(isinstance(move, Leave) and move.seat == seat for move in load_markers_moves(state.game))
+        return markers.illegal_text("you_left", {}, gettext) if left_by_choice else str(MARKED_GONE)
+    return None
 
 
 def render_live(context: dict) -> str:
@@ -214,23 +260,24 @@ def claim_key(seat: int) -> str:
 def seat_etag(game: Game, seat: int, state: markers.State) -> str:
     """What a seat's fragment depends on besides its view: whether this phone holds the seat, and the next game."""
     following = next_refereed_code(game) if state.phase == OVER else None
-    return f"markers-{state.version}-{seat}-{claims.status(game.code, claim_key(seat))}-{following or ''}"
+    return (f"markers-{state.version}-{seat}-{claims.status(game.code, claim_key(seat))}-{following or ''}"
+            f"-{computers.computers_mark(game.code)}")
 
 
 def host_etag(game: Game, state: markers.State) -> str:
-    return f"markers-{state.version}-0-{len(claims.claimed_seats(game.code))}"
+    return f"markers-{state.version}-0-{len(claims.claimed_seats(game.code))}-{computers.computers_mark(game.code)}"
 
 
 def public_etag(state: markers.State) -> str:
-    return f"markers-{state.version}-0"
+    return f"markers-{state.version}-0-{computers.computers_mark(state.game.code)}"
 
 
 def _seat_link(token: str):
     return lambda **values: url_for("seats.seat", token=token, **values)
 
 
-def _args() -> dict:
-    return {"hex": request.args["hex"][:4]} if "hex" in request.args else {}
+def _replay(state: markers.State) -> int | None:
+    return common.replay_step(state.phase == OVER)
 
 
 def seat_context(token: str, game: Game, seat: int, state: markers.State) -> dict:
@@ -238,8 +285,9 @@ def seat_context(token: str, game: Game, seat: int, state: markers.State) -> dic
         return {"elsewhere": True, "seat": seat, "names": state.display_names(gettext),
                 "take_over_url": url_for("play.take_over", token=token),
                 "live_url": url_for("markers.seat_live", token=token)}
-    context = live_context(game, state, seat=seat, live_url=url_for("markers.seat_live", token=token, **_args()),
-                           act_url=url_for("markers.seat_act", token=token), link=_seat_link(token))
+    context = live_context(game, state, seat=seat, live_url=url_for("markers.seat_live", token=token, **common.view_args()),
+                           act_url=url_for("markers.seat_act", token=token), link=_seat_link(token),
+                           replay=_replay(state))
     following = next_refereed_code(game) if state.phase == OVER else None
     if following:
         context["next_seat_url"] = url_for("seats.seat", token=seat_token(following, seat))
@@ -247,10 +295,11 @@ def seat_context(token: str, game: Game, seat: int, state: markers.State) -> dic
 
 
 def host_context(token: str, game: Game, state: markers.State) -> dict:
-    context = live_context(game, state, seat=None, live_url=url_for("markers.host_live", token=token),
+    context = live_context(game, state, seat=None, live_url=url_for("markers.host_live", token=token, **common.view_args()),
                            act_url=url_for("markers.host_act", token=token),
-                           link=lambda **values: url_for("host.screen", token=token, **values))
-    return context | {"host_view": True, "host_token": token, "seats": seat_cards(game, state, _phone_base())}
+                           link=lambda **values: url_for("host.screen", token=token, **values), replay=_replay(state))
+    return context | {"host_view": True, "host_token": token, "seats": seat_cards(game, state, _phone_base()),
+                      "hand_over_url": url_for("markers.host_hand_over", token=token)}
 
 
 def _phone_base() -> str:
@@ -258,8 +307,9 @@ def _phone_base() -> str:
 
 
 def public_context(game: Game, state: markers.State) -> dict:
-    return live_context(game, state, seat=None, live_url=url_for("markers.public_live", code=game.code),
-                        act_url=None, link=lambda **values: url_for("games.setup", code=game.code, **values))
+    return live_context(game, state, seat=None, live_url=url_for("markers.public_live", code=game.code, **common.view_args()),
+                        act_url=None, link=lambda **values: url_for("games.setup", code=game.code, **values),
+                        replay=_replay(state))
 
 
 # Pages, handed over by the classic routes --------------------------------------------------------------------
@@ -328,6 +378,9 @@ def form_move(seat: int, form) -> markers.Move | None:
         return Name(seat, form.get("name", "")[:200])
     if action == "leave":
         return Leave(seat)
+    if action in ("vote_gone", "withdraw_gone"):
+        target = _seat_number(form.get("target", ""))
+        return None if target is None else (VoteGone if action == "vote_gone" else WithdrawGone)(seat, target)
     value = form.get("hex", "")
     if action not in (NOT_HERE, ITS_HERE) or not (value.isascii() and value.isdigit() and len(value) <= 3):
         return None
@@ -335,6 +388,10 @@ def form_move(seat: int, form) -> markers.Move | None:
     if hex_index >= HEX_COUNT:
         return None
     return NotHere(seat, hex_index) if action == NOT_HERE else ItsHere(seat, hex_index)
+
+
+def _seat_number(value: str) -> int | None:
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 3 else None
 
 
 @bp.post("/s/<token>/markers/play")
@@ -359,11 +416,14 @@ def seat_act(token: str):
 @bp.post("/h/<token>/markers/play")
 @limiter.limit(actions_limit)
 def host_act(token: str):
-    """The host starts the game (drawing the first player) or ends it with no winner."""
+    """The host starts the game (drawing the first player), marks a vanished player gone, or ends the game with no
+    winner."""
     game = markers_game(host_game(token))
     mark_private()
     action = request.form.get("action")
-    moves = {"start": lambda: Start(draw_first(game).first), "end": End}
+    target = _seat_number(request.form.get("target", ""))
+    moves = {"start": lambda: Start(draw_first(game).first), "end": End,
+             "host_gone": lambda: None if target is None else HostGone(target)}
 
     def fragment(state):
         return render_live({**host_context(token, game, state), "etag": host_etag(game, state)})
@@ -374,10 +434,25 @@ def host_act(token: str):
                malformed=MALFORMED_CLAIM, anchor="#play")
 
 
+@bp.post("/h/<token>/markers/computer")
+@limiter.limit(actions_limit)
+def host_hand_over(token: str):
+    """The host hands a seat still in the game to a computer player (docs/cryptid-markers.md section 5), as at a
+    classic table's /h/<token>/computer."""
+    game = markers_game(host_game(token))
+    mark_private()
+    return computers.hand_over_response(
+        game, load_markers, lambda state: state.in_game,
+        lambda state: render_live({**host_context(token, game, state), "etag": host_etag(game, state)}),
+        url_for("host.screen", token=token))
+
+
 # JSON (docs/cryptid-markers.md section 5) ----------------------------------------------------------------------
 
 def view_json(game: Game, state: markers.State, seat: int | None = None) -> dict:
-    return {"code": game.code} | markers.view(state, seat, gettext).to_json()
+    """The viewer's state, each seat with its computer player's level (null for a person)."""
+    return computers.computers_json({"code": game.code} | markers.view(state, seat, gettext).to_json(),
+                          computer_seats(game.code))
 
 
 def api_state(game: Game, seat: int | None, wait: int | None) -> dict:
@@ -389,11 +464,17 @@ def api_state(game: Game, seat: int | None, wait: int | None) -> dict:
 
 def api_move(seat: int, data: dict) -> markers.Move | None:
     """The move a JSON body names: {"action": "not_here" | "its_here", "hex": {"row": R, "col": C}},
-    {"action": "leave"} or {"action": "name", "name": ...}; None when malformed."""
+    {"action": "leave"}, {"action": "vote_gone" | "withdraw_gone", "seat": S} or {"action": "name", "name": ...};
+    None when malformed."""
     action = data.get("action")
-    fields = {NOT_HERE: {"action", "hex"}, ITS_HERE: {"action", "hex"}, "leave": {"action"}, "name": {"action", "name"}}
+    fields = {NOT_HERE: {"action", "hex"}, ITS_HERE: {"action", "hex"}, "leave": {"action"}, "name": {"action", "name"},
+              "vote_gone": {"action", "seat"}, "withdraw_gone": {"action", "seat"}}
     if not isinstance(action, str) or action not in fields or set(data) != fields[action]:
         return None
+    if action in ("vote_gone", "withdraw_gone"):
+        if type(data["seat"]) is not int:
+            return None
+        return (VoteGone if action == "vote_gone" else WithdrawGone)(seat, data["seat"])
     body = {"action": action, "seat": seat}
     if "hex" in data:
         if not isinstance(data["hex"], dict) or set(data["hex"]) != {"row", "col"}:
@@ -418,7 +499,8 @@ def api_submit(game: Game, seat: int, data: dict):
     move = api_move(seat, data)
     if move is None or (version is not None and type(version) is not int):
         return jsonify(error=gettext('Send {"action": "not_here" or "its_here", "hex": {"row": R, "col": C}}, '
-                                     '{"action": "leave"} or {"action": "name", "name": N}.')), 400
+                                     '{"action": "leave"}, {"action": "vote_gone" or "withdraw_gone", "seat": S} '
+                                     'or {"action": "name", "name": N}.')), 400
     try:
         state = submit_markers(game, move, version)
     except markers.IllegalMove as exc:
@@ -448,7 +530,8 @@ def decide(state: markers.State, seat: int, level: str) -> markers.Move:
 
 
 def pending_turns() -> list[tuple]:
-    """The claims computers owe Markers tables now: ("claim", code, version, seat)."""
+    """What computers owe Markers tables now: a claim ("claim", code, version, seat), or their agreement that a
+    seat is gone once every other person still in the game marked it ("gone", code, version, seat, target)."""
     tables: dict[str, set[int]] = {}
     with reading() as connection:
         for code, seat in connection.execute(_COMPUTER_SEATS):
@@ -458,19 +541,22 @@ def pending_turns() -> list[tuple]:
         state = load_markers(dealer().load(code))
         if state.phase == markers.TURNS and state.turn in seats:
             owed.append(("claim", code, state.version, state.turn))
+        elif state.phase != OVER:
+            owed += [("gone", code, state.version, seat, target)
+                     for seat, target in computers.owed_gone_votes(state.in_game, state.gone_votes, seats)]
     return owed
 
 
 def take_turn(turn: tuple) -> None:
     """Take one owed claim, if the table still waits for it; a move that came first makes it moot."""
-    _, code, version, seat = turn
+    kind, code, version, seat, *target = turn
     game = dealer().load(code)
     level = computer_seats(code).get(seat)
     state = load_markers(game)
-    if level is None or state.version != version or state.turn != seat:
+    if level is None or state.version != version or (kind == "claim" and state.turn != seat):
         return
     try:
-        submit_markers(game, decide(state, seat, level), version)
+        submit_markers(game, VoteGone(seat, target[0]) if kind == "gone" else decide(state, seat, level), version)
     except (Conflict, markers.IllegalMove):  # another worker took this turn first
         pass
 

@@ -43,7 +43,7 @@ from companion.web.core import claims
 from companion.web.core.errors import error_response
 from companion.web.core.i18n import gettext, language_digits, local_digits
 from companion.web.core.live import long_poll_response
-from companion.web.core.moves import act, after_action
+from companion.web.core.moves import act
 from companion.web.core.network import listens_on_loopback, phone_base
 from companion.web.core.qr import qr_svg
 from companion.web.core.ratelimit import actions_limit, limiter
@@ -58,14 +58,18 @@ from .common import (
     hex_labels,
     host_game,
     map_letters,
+    replay_step,
+    replay_steps,
     seat_game,
     seat_url,
+    view_args,
 )
 from .computers import (
     LEVEL_NAMES,
-    SeatNotFree,
     computer_seats,
-    hand_over,
+    computers_mark,
+    gone_candidates,
+    hand_over_response,
     labelled_names,
 )
 from .diagram import board_svg, hex_center, odds_marks, piece_marks
@@ -98,11 +102,6 @@ def selected_hex() -> int | None:
     if not (value.isascii() and value.isdigit() and len(value) <= 3) or int(value) >= HEX_COUNT:
         return None
     return int(value)
-
-
-def view_args() -> dict:
-    """The query arguments a live fragment keeps (selected hex, replay step), nothing else."""
-    return {key: request.args[key][:8] for key in ("hex", "replay") if key in request.args}
 
 
 def seat_choices(seen: View, hex: int | None, names: dict[int, str]) -> list[dict]:
@@ -178,7 +177,9 @@ def live_context(game: Game, state: State, *, seat: int | None, live_url: str, a
         "live_url": live_url,
         "act_url": act_url,
         "link": link,
-        "gone_candidates": _gone_candidates(state, seat, names, computers),
+        "gone_candidates": [] if state.phase == OVER else gone_candidates(
+            state.active_seats, state.gone_votes, seat, names, computers),
+        "gone_needed": len(state.active_seats) - 1,
         "levels": [(level, str(name)) for level, name in LEVEL_NAMES.items()],
         "votes_against": len(state.gone_votes[seat - 1]) if seat is not None and seat not in state.left else 0,
     }
@@ -273,21 +274,6 @@ def _results(game: Game, state: State, seen: View, names: dict[int, str]) -> dic
             "moves": seen.version}
 
 
-def _gone_candidates(state: State, seat: int | None, names: dict[int, str], computers: dict[int, str]) -> list[dict]:
-    """Seats the viewer may mark as gone (every other active seat; the host may mark any), and whether the host
-    may hand each to a computer player instead."""
-    if state.phase == OVER or (seat is not None and seat in state.left):
-        return []
-    out = []
-    for other in state.active_seats:
-        if other == seat:
-            continue
-        voted = seat is not None and seat in state.gone_votes[other - 1]
-        out.append({"seat": other, "name": names[other], "voted": voted, "votes": len(state.gone_votes[other - 1]),
-                    "computer": other in computers})
-    return out
-
-
 def state_moves(state: State) -> list:
     return load_moves(state.game)
 
@@ -295,13 +281,7 @@ def state_moves(state: State) -> list:
 def replay_versions(state: State) -> list[int]:
     """The versions a replay steps through: the start, then after each move that wrote in the log (names and
     votes write nothing, so the replay does not count them)."""
-    versions, position = [0], State.initial(state.game)
-    for move in state_moves(state):
-        following = position.apply(move)
-        if len(following.log) > len(position.log):
-            versions.append(following.version)
-        position = following
-    return versions
+    return replay_steps(State.initial(state.game), state_moves(state))
 
 
 def render_live(context: dict) -> str:
@@ -385,10 +365,7 @@ def submit_once(game: Game, move, version: int | None) -> State:
 # Pages ---------------------------------------------------------------------------------------------------------
 
 def _replay_step(state: State) -> int | None:
-    value = request.args.get("replay", "")
-    if state.phase != OVER or not (value.isascii() and value.isdigit() and len(value) <= 4):
-        return None
-    return int(value)
+    return replay_step(state.phase == OVER)
 
 
 def claim_key(seat: int) -> str:
@@ -401,17 +378,12 @@ def seat_etag(game: Game, seat: int, state: State) -> str:
     following = next_refereed_code(game) if state.phase == OVER else None
     hinted = "h" if notebook_shown(game, state) and unlocked_hint(game) else ""
     return (f"play-{state.version}-{seat}-{claims.status(game.code, claim_key(seat))}-{following or ''}"
-            f"-{computers_mark(game)}{hinted}")
+            f"-{computers_mark(game.code)}{hinted}")
 
 
 def notebook_shown(game: Game, state: State) -> bool:
     """Whether a seat's page shows a notebook: a table that chose it, until the game is over."""
     return state.phase != OVER and has_notebook(game)
-
-
-def computers_mark(game: Game) -> str:
-    """The computer seats, for the ETags: a seat handed to a computer changes every page that names it."""
-    return "".join(f"{seat}{level[0]}" for seat, level in sorted(computer_seats(game.code).items()))
 
 
 def seat_context(token: str, game: Game, seat: int, state: State) -> dict:
@@ -433,8 +405,7 @@ def seat_context(token: str, game: Game, seat: int, state: State) -> dict:
         context.update(left_notice=str(COMPUTER_SEAT), act_url=None, sheet=None, your_turn=False)
     elif seat in state.left:  # a notice: the player left, or the table marked them gone
         left_by_choice = any(isinstance(move, Leave) and move.seat == seat for move in state_moves(state))
-        context["left_notice"] = (illegal_move_text("you_left", {}, gettext) if left_by_choice else
-                                  gettext("The table marked you as gone. Your clue still answers the others; you no longer take turns."))
+        context["left_notice"] = illegal_move_text("you_left", {}, gettext) if left_by_choice else str(MARKED_GONE)
     return context
 
 
@@ -459,7 +430,7 @@ def seat_page(token: str, game: Game, seat: int, head: TableHead | None = None):
 
 def host_etag(game: Game, state: State) -> str:
     """What the host's fragment depends on besides the public view: which seats a phone holds."""
-    return f"play-{state.version}-0-{len(claims.claimed_seats(game.code))}-{computers_mark(game)}"
+    return f"play-{state.version}-0-{len(claims.claimed_seats(game.code))}-{computers_mark(game.code)}"
 
 
 def seat_cards(game: Game, state: State, base: str) -> list[dict]:
@@ -487,6 +458,7 @@ def host_context(token: str, game: Game, state: State) -> dict:
         phone_base=base,
         phones_can_reach=reachable,
         host={"token": token, "url": own_url, "qr": qr_svg(own_url)},
+        hand_over_url=url_for("play.host_hand_over", token=token),
         panel=host_panel(game) if state.phase != OVER else None,
         host_view=True,
     )
@@ -511,7 +483,7 @@ def public_context(game: Game, state: State) -> dict:
 
 
 def public_etag(state: State) -> str:
-    return f"play-{state.version}-0-{computers_mark(state.game)}"
+    return f"play-{state.version}-0-{computers_mark(state.game.code)}"
 
 
 def public_page(game: Game, panel: str, head: TableHead | None = None):
@@ -544,6 +516,7 @@ def public_live(code: str):
 
 
 COMPUTER_SEAT = lazy_gettext("A computer player now plays this seat.")
+MARKED_GONE = lazy_gettext("The table marked you as gone. Your clue still answers the others; you no longer take turns.")
 SEAT_ELSEWHERE = lazy_gettext("This seat is now open on another phone. To play here, take it back first.")
 
 
@@ -623,13 +596,6 @@ def host_hand_over(token: str):
     that seat's clue from the next move on (docs/cryptid-play.md section 10)."""
     game = classic_only(host_game(token))
     mark_private()
-    try:
-        seat, level = _int(request.form.get("target")), request.form.get("level", "")
-        hand_over(game, load_play(game), seat, level)
-    except SeatNotFree:
-        return error_response(409, gettext("That seat cannot be handed to a computer player now."))
-    except ValueError:
-        return error_response(400, str(MALFORMED_MOVE))
-    state = load_play(game)
-    return after_action(lambda: render_live({**host_context(token, game, state), "etag": host_etag(game, state)}),
-                        url_for("host.screen", token=token), anchor="#play")
+    return hand_over_response(game, load_play, lambda state: state.active_seats,
+                              lambda state: render_live({**host_context(token, game, state), "etag": host_etag(game, state)}),
+                              url_for("host.screen", token=token))

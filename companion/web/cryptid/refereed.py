@@ -110,8 +110,12 @@ def _append(game: Game, move, version: int | None, load):
 def load_markers(game: Game, head: TableHead | None = None) -> markers.State:
     """A Markers table's game as its moves leave it (the same move log, this variant's moves), remembered per change."""
     stamp = (head or read_head(game.code)).stamp
-    return stamped_cache().get("markers", game.code, stamp, lambda: markers.State.replay(
-        game, [markers.Move.from_json(data) for data in load_log(game.code)]))
+    return stamped_cache().get("markers", game.code, stamp, lambda: markers.State.replay(game, load_markers_moves(game)))
+
+
+def load_markers_moves(game: Game) -> list[markers.Move]:
+    """A Markers table's move log, for its replay."""
+    return [markers.Move.from_json(data) for data in load_log(game.code)]
 
 
 def submit_markers(game: Game, move: markers.Move, version: int | None = None) -> markers.State:
