@@ -171,6 +171,9 @@ def _template_context() -> dict:
         "languages": LANGUAGES,
         "lang": language,
         "direction": "rtl" if language in RIGHT_TO_LEFT else "ltr",
+        "native_digits": language in NATIVE_DIGITS,  # numbers in digits of its own: Latin codes deserve a word
+        # Between the items of a line. Persian takes its comma: a middle dot beside a digit reads as a zero (۰).
+        "separator": gettext(" · "),
         "current_path": request.full_path.rstrip("?") if request else "/",
     }
 
