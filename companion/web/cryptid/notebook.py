@@ -177,7 +177,7 @@ def _known_text(seat_review: SeatReview, entries: dict, names: dict[int, str]) -
             known = gettext("Could have known after move %(n)s (%(hex)s, %(name)s)", n=entry.n,
                             hex=hex_name(entry.hex), name=names[entry.seat])
     if seat_review.searches:
-        moves = format_list([str(n) for n in seat_review.searches], locale=get_locale())
+        moves = format_list([local_digits(n) for n in seat_review.searches], locale=get_locale())
         searched = ngettext("searched at move %(moves)s", "searched at moves %(moves)s", len(seat_review.searches),
                             moves=moves)
     else:
