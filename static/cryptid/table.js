@@ -16,6 +16,8 @@ function hexChecker(map, answer) {
     event.preventDefault();
     check(link);
   });
+  // Numbers in the page's language's digits, as the server writes them (Persian digits on a Persian page).
+  const readerNumber = (number) => Number(number).toLocaleString(document.documentElement.lang, { useGrouping: false });
   function check(link) {
     const hex = link.firstChild;
     const allowed = !hex.getAttribute("href").startsWith("#x");
@@ -24,8 +26,8 @@ function hexChecker(map, answer) {
     const [row, col, terrain] = link.getAttribute("aria-labelledby").split(" ");
     const name = document.createElement("strong");
     name.textContent = answer.dataset.hexName
-      .replace("{row}", row.slice(1))
-      .replace("{col}", col.slice(1))
+      .replace("{row}", readerNumber(row.slice(1)))
+      .replace("{col}", readerNumber(col.slice(1)))
       .replace("{terrain}", document.getElementById(terrain).textContent);
     answer.replaceChildren(name, " ", allowed ? answer.dataset.disc : answer.dataset.cube);
     ring.setAttribute("cx", hex.getAttribute("x"));

@@ -2,11 +2,14 @@
 // shows only while held. Elements are looked up afresh each time: the live fragment is swapped (play.js).
 "use strict";
 
+// Numbers in the page's language's digits, as the server writes them (Persian digits on a Persian page).
+const readerNumber = (number) => number.toLocaleString(document.documentElement.lang, { useGrouping: false });
+
 function tickSandTimers() {
   for (const timer of document.querySelectorAll("[data-seconds]")) {
     timer.dataset.end ||= String(Date.now() + Number(timer.dataset.seconds) * 1000);
     const left = Math.max(0, Math.ceil((Number(timer.dataset.end) - Date.now()) / 1000));
-    const text = left > 0 ? String(left) : timer.dataset.done;
+    const text = left > 0 ? readerNumber(left) : timer.dataset.done;
     const output = timer.querySelector("output");
     if (output.textContent !== text) output.textContent = text;
     timer.classList.toggle("done", left === 0);

@@ -5,6 +5,8 @@ Gettext catalogs live in companion/translations/<lang>/LC_MESSAGES/messages.po (
 
 from __future__ import annotations
 
+import re
+from string import Formatter
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, g, redirect, request, url_for
@@ -32,7 +34,13 @@ LANGUAGES = {
 RIGHT_TO_LEFT = {"fa"}
 # Languages that write numbers with digits of their own (Persian: U+06F0-U+06F9); the others use 0-9.
 NATIVE_DIGITS = {"fa": "۰۱۲۳۴۵۶۷۸۹"}
-_DIGIT_TABLES = {language: str.maketrans("0123456789", digits) for language, digits in NATIVE_DIGITS.items()}
+# Persian also writes its own percent sign and decimal separator (Babel's Persian numbers keep the Latin ones).
+_NATIVE_SIGNS = {"fa": {"%": "٪", ".": "٫"}}
+_DIGIT_TABLES = {language: str.maketrans("0123456789", digits) | str.maketrans(_NATIVE_SIGNS.get(language, {}))
+                 for language, digits in NATIVE_DIGITS.items()}
+# A number as a sentence writes it: digits, maybe a decimal part and a percent sign. Digits touching a Latin letter
+# are part of a name instead (a hex such as D7, a game code, a name someone typed) and keep their Latin form.
+_NUMBER = re.compile(r"(?<![A-Za-z0-9.])[0-9]+(?:\.[0-9]+)?(?![A-Za-z0-9])(?:[ \u00a0\u202f]?%)?")
 COOKIE = "lang"
 COOKIE_MAX_AGE = 365 * 24 * 3600
 # Real browsers send a few dozen characters; parsing a huge header costs seconds of CPU, so read a prefix only.
@@ -66,11 +74,68 @@ def language_digits() -> str:
 
 
 def local_digits(value: object) -> str:
-    """`value` as text with the reader's digits (Persian digits in Persian, unchanged elsewhere): for numbers and
-    sentences with numbers a page shows, never for codes, addresses or form values. Also the `digits` filter."""
+    """`value` as text with the reader's digits (Persian digits, percent sign and decimal separator in Persian,
+    unchanged elsewhere): for numbers and sentences with numbers a page shows, never for game codes, addresses or
+    form values. Hex names (D7) inside a sentence keep their Latin digit. Also the `digits` filter."""
     text = str(value)
     table = _DIGIT_TABLES.get(current_language())
-    return text.translate(table) if table else text
+    return _NUMBER.sub(lambda number: number.group().translate(table), text) if table else text
+
+
+def left_to_right(text: str) -> str:
+    """Latin text (a hex name) isolated inside the reader's sentence when the reader writes right to left, as
+    dir="ltr" does in a page: "D7 ۵۰٪" then keeps its order, rather than a number after it joining its run."""
+    return f"\u2066{text}\u2069" if current_language() in RIGHT_TO_LEFT else text
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+class _ReaderFormatter(Formatter):
+    """str.format, with the numbers it fills in written in the reader's digits."""
+
+    def format_field(self, value, format_spec):
+        text = format(value, format_spec)
+        return local_digits(text) if _is_number(value) else text
+
+
+_READER_FORMATTER = _ReaderFormatter()
+
+
+# A placeholder that formats a number (%(n)d, %(share).1f): written out before `%` fills the rest, since the
+# reader's digits are no longer a number `%` could format.
+_NUMBER_PLACEHOLDER = re.compile(r"(?<!%)%\((\w+)\)([-#0 +]*[0-9]*(?:\.[0-9]+)?[diouxXeEfFgG])")
+
+
+def _reader_fill(text: str, values):
+    """`text % values`, the numbers among the values in the reader's digits (names, codes and hexes left alone)."""
+    if isinstance(values, dict):
+        def written(placeholder: re.Match) -> str:
+            value = values.get(placeholder.group(1))
+            return local_digits(f"%{placeholder.group(2)}" % value).replace("%", "%%") if _is_number(value) else placeholder.group()
+
+        text = _NUMBER_PLACEHOLDER.sub(written, text)
+        values = {key: local_digits(value) if _is_number(value) else value for key, value in values.items()}
+    elif isinstance(values, tuple):
+        values = tuple(local_digits(value) if _is_number(value) else value for value in values)
+    elif _is_number(values):
+        values = local_digits(values)
+    return str.__mod__(text, values)
+
+
+class ReaderText(str):
+    """A translated text that writes the numbers it is filled with in the reader's digits, by `%` or by `format`:
+    the engines fill their sentences themselves ("Player {seat}"), so the numbers they put in reach a Persian
+    reader in Persian digits with no engine knowing about digits."""
+
+    __slots__ = ()
+
+    def format(self, *args, **kwargs) -> str:
+        return _READER_FORMATTER.vformat(self, args, kwargs)
+
+    def __mod__(self, values) -> str:
+        return _reader_fill(self, values)
 
 
 @pass_context
@@ -106,6 +171,9 @@ def _template_context() -> dict:
         "languages": LANGUAGES,
         "lang": language,
         "direction": "rtl" if language in RIGHT_TO_LEFT else "ltr",
+        "native_digits": language in NATIVE_DIGITS,  # numbers in digits of its own: Latin codes deserve a word
+        # Between the items of a line. Persian takes its comma: a middle dot beside a digit reads as a zero (۰).
+        "separator": gettext(" · "),
         "current_path": request.full_path.rstrip("?") if request else "/",
     }
 
@@ -118,24 +186,32 @@ def _request_translations():
     return translations
 
 
+def _reader_text(text: str) -> str:
+    """The text as is where the reader writes 0-9; else a ReaderText, whose placeholders take the reader's digits."""
+    return ReaderText(text) if current_language() in NATIVE_DIGITS else text
+
+
 def gettext(string: str, **variables) -> str:
-    """Flask-Babel's gettext, but with the request's catalog looked up once, as the templates do."""
-    text = _request_translations().ugettext(string)
+    """Flask-Babel's gettext, but with the request's catalog looked up once, as the templates do. Numbers among
+    the variables, or filled in later with `format` or `%` (as the engines do), come in the reader's digits."""
+    text = _reader_text(_request_translations().ugettext(string))
     return text % variables if variables else text
 
 
 def ngettext(singular: str, plural: str, num: int, **variables) -> str:
-    """Flask-Babel's ngettext (the count is also `num` in the text, in the reader's digits), with the request's catalog."""
-    variables.setdefault("num", local_digits(num))
-    return _request_translations().ungettext(singular, plural, num) % variables
+    """Flask-Babel's ngettext (the count is also `num` in the text), with the request's catalog; numbers in the
+    reader's digits, as gettext."""
+    variables.setdefault("num", num)
+    return _reader_text(_request_translations().ungettext(singular, plural, num)) % variables
 
 
 def _html_fill(text: str, variables: dict) -> Markup:
     """A translated text (trusted) with its placeholders filled by escaped values, as Jinja's newstyle gettext
-    does; numbers stay numbers for %(n)d. Text without placeholders skips the formatting altogether."""
+    does; numbers in the reader's digits. Text without placeholders skips the formatting altogether."""
     if not variables and "%" not in text:
         return Markup(text)
-    return Markup(text % {k: v if isinstance(v, (int, float)) else escape(v) for k, v in variables.items()})
+    values = {k: v if _is_number(v) else escape(v) for k, v in variables.items()}
+    return Markup(_reader_fill(text, values) if current_language() in NATIVE_DIGITS else text % values)
 
 
 def template_gettext(string: str, **variables) -> Markup:
@@ -145,7 +221,7 @@ def template_gettext(string: str, **variables) -> Markup:
 
 
 def template_ngettext(singular: str, plural: str, num: int, **variables) -> Markup:
-    variables.setdefault("num", local_digits(num))
+    variables.setdefault("num", num)
     return _html_fill(_request_translations().ungettext(singular, plural, num), variables)
 
 

@@ -26,7 +26,6 @@ from companion.web.core.i18n import (
     current_language,
     gettext,
     language_digits,
-    local_digits,
 )
 from companion.web.cryptid.tokens import read_host_token, read_seat_token, seat_token
 
@@ -109,7 +108,7 @@ def reveal_context(game: Game) -> dict:
         "game": game,
         "clues": clues,
         "hint": hint_text(game.hint, gettext),
-        "tile_hint": local_digits(tile_hint_text(*game.habitat_tile(), gettext)),
+        "tile_hint": tile_hint_text(*game.habitat_tile(), gettext),
         # Row, column and terrain apart, for the reveal's own whole sentence.
         "habitat": {"row": row + 1, "col": col + 1, "terrain": gettext(TERRAIN_NAMES[game.board.cell(game.habitat)[0]])},
         "diagram": setup_diagram(game, habitat=game.habitat),
@@ -131,7 +130,7 @@ def seat_url(base: str, code: str, seat: int) -> str:
 def hex_name(game: Game, index: int) -> str:
     """A hex as a sentence names it, in the reader's language and digits."""
     row, col = hex_row_col(index)
-    return local_digits(hex_label(row, col, game.board.cell(index)[0], gettext))
+    return hex_label(row, col, game.board.cell(index)[0], gettext)
 
 
 def board_context(game: Game) -> dict:
@@ -140,8 +139,8 @@ def board_context(game: Game) -> dict:
         "mode_name": mode_name(game.mode, gettext),
         "diagram": setup_diagram(game),
         "letters": map_letters(),
-        "tile_steps": [local_digits(step) for step in game.tile_steps(gettext)],
-        "structure_steps": [local_digits(step) for step in game.structure_steps(gettext)],
+        "tile_steps": game.tile_steps(gettext),
+        "structure_steps": game.structure_steps(gettext),
     }
 
 

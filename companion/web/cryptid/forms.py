@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from flask_babel import LazyString
 from flask_babel import lazy_gettext as _l
 from wtforms import (
     BooleanField,
@@ -18,13 +19,15 @@ from wtforms.validators import DataRequired, InputRequired, NumberRange, Validat
 from companion.cryptid import GameCodeError, NoHabitatLeft, markers
 from companion.cryptid.text import code_error_text, no_habitat_left_text
 from companion.web.core.forms import Form
-from companion.web.core.i18n import gettext
+from companion.web.core.i18n import gettext, local_digits
 
 from .computers import DEFAULT_LEVEL, LEVEL_NAMES
 from .dealing import dealer
 from .models import CLASSIC, MARKERS
 
-PLAYER_CHOICES = [SelectChoice(2, _l("2 (variant: two clues each)")), SelectChoice(3, "3"), SelectChoice(4, "4"), SelectChoice(5, "5")]
+# Labels in the reader's digits, written when the form is drawn (the reader is known only then).
+PLAYER_CHOICES = [SelectChoice(2, _l("2 (variant: two clues each)")),
+                  *(SelectChoice(n, LazyString(local_digits, n)) for n in (3, 4, 5))]
 
 
 BOX, REFEREED = "box", "referee"

@@ -101,7 +101,7 @@ def markers_game(game: Game, head: TableHead | None = None) -> Game:
 def log_text(entry: markers.LogEntry, names: dict[int, str]) -> str:
     place = hex_name(entry.hex) if entry.hex is not None else ""
     other = names.get(entry.other, "") if entry.other is not None else ""
-    return local_digits(str(_LOG_TEXTS[entry.action]) % {"name": names[entry.seat], "other": other, "place": place})
+    return str(_LOG_TEXTS[entry.action]) % {"name": names[entry.seat], "other": other, "place": place}
 
 
 def status_text(seen: markers.View, names: dict[int, str]) -> str:
@@ -206,7 +206,7 @@ def live_context(game: Game, state: markers.State, *, seat: int | None, live_url
     robots = computer_seats(game.code)
     if seat in robots:  # the seat's phone only watches: a computer plays it
         seen = replace(seen, not_here_choices=0, its_here_choices=0)
-    names = {number: local_digits(name) for number, name in labelled_names(seen.names, robots, gettext).items()}
+    names = labelled_names(seen.names, robots, gettext)
     shown, replay_total = _replayed(game, state, seat, replay)
     replay = None if shown is None else min(replay, replay_total)
     shown = shown or seen  # the position on the board: the game now, or a step of its replay once it is over
@@ -217,7 +217,7 @@ def live_context(game: Game, state: markers.State, *, seat: int | None, live_url
     return {
         "game": game, "view": seen, "seat": seat, "names": names,
         "replay": replay, "replay_total": local_digits(str(replay_total)), "replay_last": replay_total,
-        "status": local_digits(status_text(seen, names)),
+        "status": status_text(seen, names),
         "your_turn": seen.to_act and seat not in robots,
         "left_notice": _left_notice(state, seat, robots),
         "hands": [{"seat": s, "name": names[s], "markers": local_digits(str(shown.hands[s - 1])),
@@ -317,7 +317,7 @@ def public_context(game: Game, state: markers.State) -> dict:
 def seat_page(token: str, game: Game, seat: int, head: TableHead):
     state = load_markers(game, head)
     if claims.status(game.code, claim_key(seat)) == claims.ELSEWHERE:
-        names = {number: local_digits(name) for number, name in state.display_names(gettext).items()}
+        names = state.display_names(gettext)
         return render_template("cryptid/play/take_over.html", game=game, seat=seat, names=names,
                                take_over_url=url_for("play.take_over", token=token)), 409
     return render_template("cryptid/markers/seat.html", **seat_context(token, game, seat, state),

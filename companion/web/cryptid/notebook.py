@@ -31,7 +31,7 @@ from companion.cryptid.play import OVER, State
 from companion.cryptid.review import SeatReview, review
 from companion.cryptid.text import clue_text
 from companion.cryptid.view import View
-from companion.web.core.i18n import current_language, gettext, ngettext
+from companion.web.core.i18n import gettext, left_to_right, local_digits, ngettext
 
 from .agreement import unlocked_hint
 
@@ -101,19 +101,11 @@ def odds_band(probability: float) -> int:
     return 1 + sum(probability >= bound for bound in ODDS_BANDS)
 
 
-# Signs Babel's Persian locale leaves in their Latin form: the percent sign and the decimal separator.
-_PERSIAN_SIGNS = str.maketrans({"%": "٪", ".": "٫"})
-
-
-def _signs(text: str) -> str:
-    return text.translate(_PERSIAN_SIGNS) if current_language() == "fa" else text
-
-
 def percent(probability: float) -> str:
     """A probability as the reader writes a percentage, whole; under 1 % is "< 1 %" rather than 0."""
     if 0 < probability < 0.005:
-        return "< " + _signs(format_percent(0.01))
-    return _signs(format_percent(probability))
+        return "< " + local_digits(format_percent(0.01))
+    return local_digits(format_percent(probability))
 
 
 def odds_legend() -> list[dict]:
@@ -137,7 +129,7 @@ def notebook_context(notes: Notebook, names: dict[int, str]) -> dict:
         for o in notes.opponents
     ]
     habitats = sorted(notes.habitats, key=lambda hex: (-notes.weights[hex], hex))
-    likeliest = [f"{hex_name(hex)} {percent(notes.probability(hex))}" for hex in habitats[:LIKELIEST_SHOWN]]
+    likeliest = [f"{left_to_right(hex_name(hex))} {percent(notes.probability(hex))}" for hex in habitats[:LIKELIEST_SHOWN]]
     return {"opponents": opponents, "hexes": len(habitats),
             "likeliest": format_list(likeliest, locale=get_locale()) if likeliest else "",
             "legend": odds_legend()}
@@ -152,7 +144,7 @@ def hex_odds_text(notes: Notebook, hex: int) -> str:
 
 
 def bits(value: float) -> str:
-    return _signs(format_decimal(round(value, 1), format="0.0"))
+    return local_digits(format_decimal(round(value, 1), format="0.0"))
 
 
 def review_rows(game: Game, state: State, names: dict[int, str]) -> dict[int, list[str]]:
@@ -185,7 +177,7 @@ def _known_text(seat_review: SeatReview, entries: dict, names: dict[int, str]) -
             known = gettext("Could have known after move %(n)s (%(hex)s, %(name)s)", n=entry.n,
                             hex=hex_name(entry.hex), name=names[entry.seat])
     if seat_review.searches:
-        moves = format_list([str(n) for n in seat_review.searches], locale=get_locale())
+        moves = format_list([local_digits(n) for n in seat_review.searches], locale=get_locale())
         searched = ngettext("searched at move %(moves)s", "searched at moves %(moves)s", len(seat_review.searches),
                             moves=moves)
     else:

@@ -15,7 +15,7 @@ from companion.cryptid import Game
 from companion.cryptid.agreement import HINT, REVEAL, STEPS, TILE_HINT, UnknownStep
 from companion.cryptid.text import hint_text, seat_name, tile_hint_text
 from companion.web.core.errors import error_response
-from companion.web.core.i18n import gettext, local_digits
+from companion.web.core.i18n import gettext
 from companion.web.cryptid.agreement import Agreement, StepNotOpen, load_agreement
 from companion.web.cryptid.head import read_head
 from companion.web.cryptid.tokens import host_token
@@ -57,7 +57,7 @@ def unlocked_content(game: Game, step: str) -> dict:
     if step == HINT:
         return {"text": hint_text(game.hint, gettext)}
     if step == TILE_HINT:
-        return {"text": local_digits(tile_hint_text(*game.habitat_tile(), gettext))}
+        return {"text": tile_hint_text(*game.habitat_tile(), gettext)}
     assert step == REVEAL
     return {"text": hex_name(game, game.habitat)}
 

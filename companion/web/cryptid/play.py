@@ -41,7 +41,7 @@ from companion.cryptid.text import (
 from companion.cryptid.view import View, view
 from companion.web.core import claims
 from companion.web.core.errors import error_response
-from companion.web.core.i18n import gettext, language_digits, local_digits
+from companion.web.core.i18n import gettext, language_digits
 from companion.web.core.live import long_poll_response
 from companion.web.core.moves import act
 from companion.web.core.network import listens_on_loopback, phone_base
@@ -152,7 +152,7 @@ def live_context(game: Game, state: State, *, seat: int | None, live_url: str, a
         shown = view(State.replay(game, state_moves(state)[:steps[replay]]), seat, gettext)
     selected = selected_hex() if seat is not None and replay is None and seen.phase != OVER else None
     # "Player ۳" in Persian; computer players marked with their level wherever a seat is named.
-    names = {number: local_digits(name) for number, name in labelled_names(seen.names, computers, gettext).items()}
+    names = labelled_names(seen.names, computers, gettext)
     playing = seen.phase not in ("lobby", OVER) and replay is None
     notes = seat_notebook(game, seen) if notebook and seat is not None and playing else None
     return {
@@ -165,14 +165,14 @@ def live_context(game: Game, state: State, *, seat: int | None, live_url: str, a
         "names": names,
         "computers": computers,
         # Sentences with numbers in the reader's digits (Persian digits in Persian).
-        "status": local_digits(pending_text(state, names, gettext)),
+        "status": pending_text(state, names, gettext),
         "your_turn": seen.to_act,
         "selected": selected,
         "sheet": _sheet(game, seen, selected, names, notes),
         "board": _board(game, seen, shown, selected, link, replay, notes),
-        "notebook": _localized(notebook_context(notes, names)) if notes else None,
+        "notebook": notebook_context(notes, names) if notes else None,
         "log": [_log_row(e, names, game) for e in shown.log],
-        "announce": local_digits(" ".join(log_entry_text(e, names, gettext) for e in latest_move_entries(shown.log))),
+        "announce": " ".join(log_entry_text(e, names, gettext) for e in latest_move_entries(shown.log)),
         "results": _results(game, state, seen, names) if seen.reveal else None,
         "live_url": live_url,
         "act_url": act_url,
@@ -188,23 +188,12 @@ def live_context(game: Game, state: State, *, seat: int | None, live_url: str, a
 def _log_row(entry, names: dict[int, str], game: Game) -> dict:
     """A log line, with where its hex is drawn so that tapping the line can ring the hex."""
     # Sentences with numbers in the reader's digits (Persian digits in Persian).
-    row = {"n": entry.n, "seat": entry.seat, "text": local_digits(log_entry_text(entry, names, gettext)),
-           "mirror": local_digits(mirror_text(entry, game.board, names, gettext) or "") or None}
+    row = {"n": entry.n, "seat": entry.seat, "text": log_entry_text(entry, names, gettext),
+           "mirror": mirror_text(entry, game.board, names, gettext)}
     if entry.hex is not None:
         row["x"], row["y"] = (f"{value:.1f}" for value in hex_center(entry.hex))
         row["hex"] = board_name(entry.hex)
     return row
-
-
-def _localized(value):
-    """Every text in a context tree with the reader's digits (Persian digits in Persian)."""
-    if isinstance(value, str):
-        return local_digits(value)
-    if isinstance(value, list):
-        return [_localized(item) for item in value]
-    if isinstance(value, dict):
-        return {key: _localized(item) for key, item in value.items()}
-    return value
 
 
 def _sheet(game: Game, seen: View, selected: int | None, names: dict[int, str],
@@ -225,7 +214,7 @@ def _sheet(game: Game, seen: View, selected: int | None, names: dict[int, str],
         note = gettext("Nothing you can do on this hex now. Choose a highlighted hex.")
     return {"hex": selected, "name": board_name(selected), "terrain": terrain_name(game, selected),
             "version": seen.version, "disc": bool(seen.allowed >> selected & 1), "choices": choices, "note": note,
-            "odds": local_digits(hex_odds_text(notes, selected)) if notes else None}
+            "odds": hex_odds_text(notes, selected) if notes else None}
 
 
 def terrain_name(game: Game, hex: int) -> str:
@@ -265,7 +254,7 @@ def _results(game: Game, state: State, seen: View, names: dict[int, str]) -> dic
     """The end of the game: ranks with every seat's clue, the habitat, the number of moves, and per seat when it
     could have known and what its cubes told (the review; every clue is known now)."""
     ranks = seen.ranks or {}
-    review = _localized(review_rows(game, state, names))
+    review = review_rows(game, state, names)
     rows = [{"seat": s, "name": names[s], "rank": ranks.get(s),
              "clue": " ".join(clue_text(c, gettext) for c in seen.reveal.seat_clues(s)),
              "review": review.get(s, [])} for s in seen.seats]
@@ -414,7 +403,7 @@ def seat_page(token: str, game: Game, seat: int, head: TableHead | None = None):
     # Opening the page only looks: the seat is claimed by the page's first live update or move, so that a link
     # preview (a chat app fetching the link to show it) never takes a seat from the player it was sent to.
     if claims.status(game.code, claim_key(seat)) == claims.ELSEWHERE:
-        names = {number: local_digits(name) for number, name in state.display_names(gettext).items()}
+        names = state.display_names(gettext)
         return render_template("cryptid/play/take_over.html", game=game, seat=seat, names=names,
                                take_over_url=url_for("play.take_over", token=token)), 409
     context = seat_context(token, game, seat, state)
@@ -437,7 +426,7 @@ def seat_cards(game: Game, state: State, base: str) -> list[dict]:
     """Every seat's link and QR code for the host, with its name, and whether a phone holds it or it left."""
     held, computers = claims.claimed_seats(game.code), computer_seats(game.code)
     names = labelled_names(state.display_names(gettext), computers, gettext)
-    return [{"number": seat, "name": local_digits(names[seat]), "left": seat in state.left, "computer": seat in computers,
+    return [{"number": seat, "name": names[seat], "left": seat in state.left, "computer": seat in computers,
              "joined": claim_key(seat) in held or state.names[seat - 1] is not None}
             | ({} if seat in computers else {"url": seat_url(base, game.code, seat),
                                               "qr": qr_svg(seat_url(base, game.code, seat))})

@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import LazyString
 from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField, RadioField, SelectField
 from wtforms.fields.choices import SelectChoice
@@ -51,7 +52,7 @@ from companion.decrypto.text import illegal_move_text
 from companion.web.core import claims
 from companion.web.core.errors import error_response
 from companion.web.core.forms import Form
-from companion.web.core.i18n import LANGUAGES, current_language, gettext
+from companion.web.core.i18n import LANGUAGES, current_language, gettext, local_digits
 from companion.web.core.live import long_poll_response
 from companion.web.core.moves import act, wants_fragment
 from companion.web.core.network import phone_base
@@ -75,7 +76,8 @@ bp = Blueprint("decrypto", __name__)
 
 SITE, BOX = "site", "box"
 SPLIT = "split"
-TEAM_SIZE_CHOICES = [SelectChoice(str(size), str(size)) for size in range(MIN_TEAM, MAX_TEAM + 1)]
+# Labels in the reader's digits, written when the form is drawn (the reader is known only then).
+TEAM_SIZE_CHOICES = [SelectChoice(str(size), LazyString(local_digits, size)) for size in range(MIN_TEAM, MAX_TEAM + 1)]
 MALFORMED = _l("That form did not make sense. Reload the page and try again.")
 
 

@@ -214,3 +214,38 @@ def test_local_digits_writes_numbers_in_the_readers_digits(app):
             assert local_digits("ردیف 7، ستون 12") == expected
             assert local_digits(1234567890) == ("۱۲۳۴۵۶۷۸۹۰" if language == "fa" else "1234567890")
             assert language_digits()[7] == ("۷" if language == "fa" else "7")
+
+
+def test_persian_numbers_take_persian_signs_and_names_keep_their_latin_digits(app):
+    """Persian digits (not the Arabic-Indic ٤٥٦), percent sign and decimal separator; a hex name (D7), a game code
+    or a typed name with digits inside a sentence keeps its Latin digits, as on the box."""
+    from companion.web.core.i18n import local_digits
+
+    with app.test_request_context(headers={"Accept-Language": "fa"}):
+        assert local_digits("4 5 6") == "۴ ۵ ۶" and not set("٠١٢٣٤٥٦٧٨٩") & set(local_digits("0123456789"))
+        assert local_digits("50%, 7 %, 2.5 bits") == "۵۰٪, ۷ ٪, ۲٫۵ bits"
+        assert local_digits("Ben asked D7 and L9 in game NQY6G-C47W8, move 12.") == \
+            "Ben asked D7 and L9 in game NQY6G-C47W8, move ۱۲."
+        assert local_digits("R2D2 4-2-1") == "R2D2 ۴-۲-۱"
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        assert local_digits("50%, 2.5, D7") == "50%, 2.5, D7"
+
+
+@pytest.mark.parametrize("language", ["fa", "en", "ja"])
+def test_translated_texts_fill_in_numbers_in_the_readers_digits(app, language):
+    """gettext's numbers, the templates' and those the engines fill in themselves with format or %: Persian digits
+    in Persian, 0-9 elsewhere; strings (names, hexes, codes) as they are."""
+    from companion.web.core.i18n import gettext, ngettext
+
+    def digits(text: str) -> str:
+        return text.translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")) if language == "fa" else text
+
+    with app.test_request_context(headers={"Accept-Language": language}):
+        app.preprocess_request()
+        assert gettext("%(name)s: %(n)s of %(m)d", name="D7", n=3, m=12) == digits("D7: 3 of 12").replace(digits("7"), "7", 1)
+        assert gettext("{seat} at {hex}").format(seat=4, hex="B2") == digits("4") + " at B2"
+        assert gettext("%(share).1f %(who)s") % {"share": 2.25, "who": "A1"} == digits("2.2") .replace(".", "٫" if language == "fa" else ".") + " A1"
+        assert gettext("%(n)s%% sure") % {"n": 40} == digits("40") + "% sure"
+        assert ngettext("%(num)s player", "%(num)s players", 3) == digits("3") + " players" or language != "en"
+        page = app.jinja_env.from_string('{{ _("Rank %(rank)s of %(n)d", rank=2, n=5) }} {{ 7|digits }} {{ true }}').render()
+        assert page == digits("Rank 2 of 5 7") + " True"
