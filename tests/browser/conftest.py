@@ -67,11 +67,8 @@ def served_game(live_app):
 def live_server(live_app):
     """The production server on a free loopback port; QR codes point at it."""
     app = live_app
-    # Every live page holds a waiting request (long poll), and a page the tests close leaves its request holding
-    # a thread for up to 25 s (WSGI cannot tell that the browser went): the accessibility tests open and close
-    # dozens of pages in a few seconds, and with 48 threads a later test's tap could queue behind them (a CI run
-    # once waited 30 s for a hex's sheet). `serve` gives waitress over a thousand; a few hundred suffice here.
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=256)
+    # Every live page holds a waiting request (long poll), so allow plenty of threads.
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=48)
     url = f"http://127.0.0.1:{server.effective_port}"
     app.config["PUBLIC_URL"] = url
     thread = threading.Thread(target=server.run, daemon=True)

@@ -6,7 +6,6 @@ import io
 from urllib.parse import urlsplit
 
 from PIL import Image
-from playwright.sync_api import Error as PlaywrightError
 
 from companion.cryptid.hexgrid import hex_name
 from companion.cryptid.tiles import TERRAINS
@@ -47,13 +46,7 @@ def test_the_shade_veils_ruled_out_hexes_beneath_their_letters(browser, live_ser
             hexes.setdefault(terrain, index)
     assert set(hexes) & {"forest", "swamp", "water"} and set(hexes) <= set(TERRAINS)
     page.goto(live_server + urlsplit(table["seats"][0]["url"]).path)
-    for attempt in range(5):  # the page's first live update may swap a new map in while it scrolls
-        try:
-            page.locator("svg.play-map").scroll_into_view_if_needed()
-            break
-        except PlaywrightError:
-            if attempt == 4:
-                raise
+    page.locator("svg.play-map").scroll_into_view_if_needed()
     before = {terrain: letter_area(page, hex_name(index)) for terrain, index in hexes.items()}
     page.get_by_label("Shade the hexes my clue rules out").check()
     after = {terrain: letter_area(page, hex_name(index)) for terrain, index in hexes.items()}

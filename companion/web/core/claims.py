@@ -70,11 +70,21 @@ def claimed_seats(code: str) -> frozenset[str]:
 
 
 def status(code: str, seat: str) -> str:
-    """HELD, ELSEWHERE or FREE for this device, without claiming anything (for live updates)."""
+    """HELD, ELSEWHERE or FREE for this device, without claiming anything (for live updates). The answer gives a
+    new browser its device id even for a free seat, so that a page's first live update and a tap sent before
+    that update returns (it may wait, see page_status) claim as one device."""
+    device = device_id()
     found = holder(code, seat)
     if found is None:
         return FREE
-    return HELD if found == device_id() else ELSEWHERE
+    return HELD if found == device else ELSEWHERE
+
+
+def page_status(code: str, seat: str) -> str:
+    """What a seat's page shows of the claim, for its ETag: ELSEWHERE, or HELD whether this device holds the seat
+    or finds it free. A page only looks (see claim); its first live update claims the free seat and must then
+    find the page unchanged, or every phone would draw its page twice on opening it."""
+    return ELSEWHERE if status(code, seat) == ELSEWHERE else HELD
 
 
 def claim(code: str, seat: str) -> str:

@@ -258,9 +258,10 @@ def claim_key(seat: int) -> str:
 
 
 def seat_etag(game: Game, seat: int, state: markers.State) -> str:
-    """What a seat's fragment depends on besides its view: whether this phone holds the seat, and the next game."""
+    """What a seat's fragment depends on besides its view: whether another phone holds the seat, and the next
+    game."""
     following = next_refereed_code(game) if state.phase == OVER else None
-    return (f"markers-{state.version}-{seat}-{claims.status(game.code, claim_key(seat))}-{following or ''}"
+    return (f"markers-{state.version}-{seat}-{claims.page_status(game.code, claim_key(seat))}-{following or ''}"
             f"-{computers.computers_mark(game.code)}")
 
 

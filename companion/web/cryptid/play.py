@@ -362,11 +362,11 @@ def claim_key(seat: int) -> str:
 
 
 def seat_etag(game: Game, seat: int, state: State) -> str:
-    """What a seat's fragment depends on besides its view: whether this phone holds the seat, the next game, the
-    computer seats, and for a notebook the table's hint once unlocked."""
+    """What a seat's fragment depends on besides its view: whether another phone holds the seat, the next game,
+    the computer seats, and for a notebook the table's hint once unlocked."""
     following = next_refereed_code(game) if state.phase == OVER else None
     hinted = "h" if notebook_shown(game, state) and unlocked_hint(game) else ""
-    return (f"play-{state.version}-{seat}-{claims.status(game.code, claim_key(seat))}-{following or ''}"
+    return (f"play-{state.version}-{seat}-{claims.page_status(game.code, claim_key(seat))}-{following or ''}"
             f"-{computers_mark(game.code)}{hinted}")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import json
 import random
+import re
 import threading
 from urllib.parse import urlsplit
 
@@ -385,3 +386,24 @@ def test_a_seat_is_held_by_the_phone_that_plays_it_not_by_one_that_only_fetched_
     assert "This seat is now open on another phone." in told
     assert phone.post(seat_path + "/play", data={"action": "leave"}).status_code == 409
     assert referee_state(apps[0], code).left == frozenset()
+
+
+@pytest.mark.parametrize("variant", ["classic", "markers"])
+def test_a_phone_opening_its_seat_finds_its_page_current_after_its_first_live_update(apps, variant):  # noqa: F811
+    """Opening a seat only looks; the page's first live update claims the free seat and finds the page it shows
+    unchanged (same ETag), so it waits instead of drawing the page a second time. Another phone's page does change:
+    it now shows the seat held elsewhere."""
+    client = apps[0].test_client()
+    created = client.post("/api/tables", json={"players": 3, "variant": variant})
+    token = created.get_json()["seats"][0]["url"].rsplit("/", 1)[1]
+    live = f"/s/{token}/live" if variant == "classic" else f"/s/{token}/markers/live"
+    opened = client.get(f"/s/{token}")
+    # The page gives the browser its device id at once: its first live update may wait, and a tap sent meanwhile
+    # must claim as the same device (without the cookie it would find the seat held elsewhere).
+    assert "device=" in opened.headers.get("Set-Cookie", "")
+    page = opened.get_data(as_text=True)
+    shown = re.search(r'id="play" data-live="[^"]*" data-etag="([^"]*)"', page).group(1)
+    first = client.get(live)
+    assert first.headers["ETag"].strip('"').split(":")[0] == shown
+    other = apps[1].test_client()
+    assert other.get(f"/s/{token}").status_code == 409  # held by the first phone now: the take-over question
