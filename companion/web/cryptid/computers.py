@@ -77,8 +77,9 @@ def hand_over(game: Game, seat: int, level: str, still_in: Iterable[int]) -> Non
         raise SeatNotFree(seat) from None
 
 
+# A refereed move or host form that is malformed (400): both variants' seat and host forms, and the hand-over.
+MALFORMED_MOVE = lazy_gettext("That move did not make sense. Tap a hex on the board, then choose what to do.")
 CANNOT_HAND_OVER = lazy_gettext("That seat cannot be handed to a computer player now.")
-MALFORMED_HAND_OVER = lazy_gettext("That move did not make sense. Tap a hex on the board, then choose what to do.")
 
 
 def hand_over_response(game: Game, load, still_in, fragment_of, back_url: str):
@@ -94,7 +95,7 @@ def hand_over_response(game: Game, load, still_in, fragment_of, back_url: str):
     except SeatNotFree:
         return error_response(409, str(CANNOT_HAND_OVER))
     except ValueError:
-        return error_response(400, str(MALFORMED_HAND_OVER))
+        return error_response(400, str(MALFORMED_MOVE))
     return after_action(lambda: fragment_of(load(game)), back_url, anchor="#play")
 
 

@@ -62,7 +62,6 @@ from .tokens import seat_token
 bp = Blueprint("markers", __name__)
 
 LIVE_TEMPLATE = "cryptid/markers/_live.html"
-MALFORMED_CLAIM = lazy_gettext("That move did not make sense. Tap a hex on the board, then choose what to do.")
 
 # What each line of the log says; %(name)s is the seat, %(other)s the seat paid, %(place)s the hex.
 _LOG_TEXTS = {
@@ -411,7 +410,7 @@ def seat_act(token: str):
     return act(lambda: form_move(seat, request.form),
                lambda move: submit_markers(game, move, form_version(request.form)),
                fragment, url_for("seats.seat", token=token), refusals=(markers.IllegalMove,), refused=refusal,
-               malformed=MALFORMED_CLAIM, anchor="#board")
+               malformed=computers.MALFORMED_MOVE, anchor="#board")
 
 
 @bp.post("/h/<token>/markers/play")
@@ -432,7 +431,7 @@ def host_act(token: str):
     return act(lambda: moves[action]() if action in moves else None,
                lambda move: submit_markers(game, move, form_version(request.form)), fragment,
                url_for("host.screen", token=token), refusals=(markers.IllegalMove,), refused=refusal,
-               malformed=MALFORMED_CLAIM, anchor="#play")
+               malformed=computers.MALFORMED_MOVE, anchor="#play")
 
 
 @bp.post("/h/<token>/markers/computer")

@@ -66,6 +66,7 @@ from .common import (
 )
 from .computers import (
     LEVEL_NAMES,
+    MALFORMED_MOVE,
     computer_seats,
     computers_mark,
     gone_candidates,
@@ -93,7 +94,6 @@ from .refereed import (
 bp = Blueprint("play", __name__)
 
 LIVE_TEMPLATE = "cryptid/play/_live.html"
-MALFORMED_MOVE = lazy_gettext("That move did not make sense. Tap a hex on the board, then choose what to do.")
 
 
 def selected_hex() -> int | None:
@@ -364,15 +364,17 @@ def claim_key(seat: int) -> str:
 def seat_etag(game: Game, seat: int, state: State) -> str:
     """What a seat's fragment depends on besides its view: whether another phone holds the seat, the next game,
     the computer seats, and for a notebook the table's hint once unlocked."""
-    following = next_refereed_code(game) if state.phase == OVER else None
-    hinted = "h" if notebook_shown(game, state) and unlocked_hint(game) else ""
+    head = read_head(game.code)  # one read for the next game, the notebook and the hint: every wake-up asks
+    following = next_refereed_code(game, head) if state.phase == OVER else None
+    hinted = "h" if notebook_shown(game, state, head) and unlocked_hint(game, head) else ""
     return (f"play-{state.version}-{seat}-{claims.page_status(game.code, claim_key(seat))}-{following or ''}"
             f"-{computers_mark(game.code)}{hinted}")
 
 
-def notebook_shown(game: Game, state: State) -> bool:
-    """Whether a seat's page shows a notebook: a table that chose it, until the game is over."""
-    return state.phase != OVER and has_notebook(game)
+def notebook_shown(game: Game, state: State, head: TableHead | None = None) -> bool:
+    """Whether a seat's page shows a notebook: a table that chose it, until the game is over; `head` if the caller
+    just read it."""
+    return state.phase != OVER and has_notebook(game, head)
 
 
 def seat_context(token: str, game: Game, seat: int, state: State) -> dict:
