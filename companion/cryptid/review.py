@@ -1,80 +1,193 @@
-"""After a game: when each player could have known where the creature was, and what each cube gave away
-(docs/cryptid-deduction.md section 6). Shown once every clue is revealed, so it may read the whole game.
+"""After a game: what each player's play showed, in facts a person can check on the board
+(docs/cryptid-deduction.md section 6). Read once every clue is revealed, so it may read the whole game.
+
+Two readings of "could have known". `known_at` is a person's: their own clue and the pieces on the board, each
+opponent's pieces read on their own (the clues that agree with them, as the box's clue list says), leave one hex.
+`solver_at` is the Solver's: every valid setup counted (deduction.posterior). Neither counts the search that ended
+the game: its answers decide the habitat for everyone, and for the searcher they are the result of the search,
+not evidence they had before it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import log2
 
 from .deduction import Evidence, clue_table, posterior, seat_clues
 from .hexgrid import ALL_HEXES, hexes_of
-from .play import CUBE, SEARCH, State
+from .play import ANSWER, ASK, CUBE, DISC, SEARCH, WIN, State
+
+# The pending "disc" step of a search (a searcher whose own disc is already on the searched hex places another
+# elsewhere) logs this action; read defensively, so that a log without it reads as before.
+EXTRA_DISC = "disc"
 
 
 @dataclass(frozen=True, slots=True)
 class CubeReview:
-    """One cube a player placed by choice: the bits it told the table about that player's clue, and the least
-    any cube they could have placed then would have told."""
+    """One cube a player placed by choice: of the clues the other players still thought possible for them,
+    how many it ruled out, and the hex where a cube would have ruled out fewest then (None when theirs did)."""
 
     entry: int  # the log entry that placed it
     hex: int
-    revealed: float
-    least: float
+    possible: int  # clues the table thought possible for the player before the cube
+    ruled_out: int
+    gentlest: int | None
+    gentlest_ruled_out: int
 
     def to_json(self) -> dict:
-        return {"entry": self.entry, "hex": self.hex, "revealed_bits": round(self.revealed, 2),
-                "least_bits": round(self.least, 2)}
+        return {"entry": self.entry, "hex": self.hex, "possible": self.possible, "ruled_out": self.ruled_out,
+                "gentlest": self.gentlest, "gentlest_ruled_out": self.gentlest_ruled_out}
+
+
+@dataclass(frozen=True, slots=True)
+class SearchReview:
+    """One search: where, how many hexes the searcher's clue and the pieces still left (read as a person does)
+    and whether the searched hex was one of them, who stopped it with a cube (None: it found the habitat, or the
+    game ended first), and the extra disc the searcher placed in it, if any."""
+
+    entry: int
+    hex: int
+    fitting: int
+    fits: bool
+    found: bool
+    stopped_by: int | None
+    extra_disc: int | None
+
+    def to_json(self) -> dict:
+        return {"entry": self.entry, "hex": self.hex, "fitting": self.fitting, "fits": self.fits, "found": self.found,
+                "stopped_by": self.stopped_by, "extra_disc": self.extra_disc}
 
 
 @dataclass(frozen=True, slots=True)
 class SeatReview:
-    """pinned: the log entry after which the seat's clue and the public record allowed one habitat only (None:
-    never); searches: the log entries of its searches; cubes: its own cubes."""
+    """known_at: the log entry after which the seat's clue and the pieces, each opponent read on their own, left
+    one hex (None: never before the game's last search); in_opening: that entry came before the first question
+    or search; solver_at: the same for the Solver; searches and cubes: its own."""
 
     seat: int
-    pinned: int | None
-    searches: tuple[int, ...]
+    known_at: int | None
+    in_opening: bool
+    solver_at: int | None
+    searches: tuple[SearchReview, ...]
     cubes: tuple[CubeReview, ...]
 
     def to_json(self) -> dict:
-        return {"seat": self.seat, "pinned_at": self.pinned, "searches": list(self.searches),
+        return {"seat": self.seat, "known_at": self.known_at, "in_opening": self.in_opening,
+                "solver_at": self.solver_at, "searches": [search.to_json() for search in self.searches],
                 "cubes": [cube.to_json() for cube in self.cubes]}
+
+
+@dataclass(frozen=True, slots=True)
+class SolverView:
+    """The Solver at one point of a game, from one seat's view: per seat how many clues some valid setup gives
+    it, and the hexes that may be the habitat with their chance, likeliest first."""
+
+    clues: tuple[int, ...]
+    chances: tuple[tuple[int, float], ...]
+
+
+def solver_view(evidence: Evidence) -> SolverView:
+    """What the Solver makes of the evidence: every valid setup that agrees with it, counted."""
+    counted = posterior(evidence)
+    chances = sorted(((hex, counted.probability(hex)) for hex in hexes_of(counted.habitats)),
+                     key=lambda pair: (-pair[1], pair[0]))
+    return SolverView(tuple(mask.bit_count() for mask in counted.seat_clues), tuple(chances))
+
+
+def fitting_hexes(evidence: Evidence) -> int:
+    """The hexes a person can still hold for the habitat: allowed by the reasoner's clue and, for each other
+    seat, by some clue that agrees with that seat's pieces (each seat read on its own, no setup rule)."""
+    areas = clue_table(evidence.map_code).areas
+    fitting = ALL_HEXES
+    for mask in seat_clues(evidence):
+        reach = 0
+        for clue in hexes_of(mask):
+            reach |= areas[clue]
+        fitting &= reach
+    return fitting
 
 
 def review(state: State) -> tuple[SeatReview, ...]:
     """Per seat, what the game's log says about its play; the game need not be over, but reads every clue."""
     game = state.game
     map_code = game.board.to_map_code()
-    areas = clue_table(map_code).areas
     players = state.players
+    log = state.log
     # The pieces on the board after each log entry: what every seat could see at that point.
     discs, cubes = [0] * players, [0] * players
-    snapshots: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+    snapshots: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
     cube_reviews: list[list[CubeReview]] = [[] for _ in range(players)]
-    for entry in state.log:
+    for entry in log:
         if entry.action == CUBE:
             before = Evidence(map_code, tuple(discs), tuple(cubes))
-            cube_reviews[entry.seat - 1].append(_cube_review(before, entry.seat, entry.n, entry.hex, areas, game))
-        placement = entry.placement()
-        if placement is not None:
+            cube_reviews[entry.seat - 1].append(_cube_review(before, entry.seat, entry.n, entry.hex, game))
+        placement = (entry.seat, DISC) if entry.action == EXTRA_DISC and entry.placed else entry.placement()
+        if placement is not None and entry.hex is not None:
             owner, piece = placement
             pieces = cubes if piece == CUBE else discs
             pieces[owner - 1] |= 1 << entry.hex
-        snapshots.append((entry.n, tuple(discs), tuple(cubes)))
+        snapshots.append((tuple(discs), tuple(cubes)))
+    searches = _searches(state, snapshots)
+    # Evidence counts up to the entry before the search that ended the game (all of it if nobody won).
+    winning = _winning_search(log)
+    decided = len(log) if winning is None else winning - 1  # entry n is log[n - 1]
+    opening_end = next((i for i, entry in enumerate(log) if entry.action in (ASK, SEARCH)), len(log))
     reviews = []
     for seat in state.seats:
         (clue,) = game.seat_clues(seat)
 
-        def pinned_after(index: int) -> bool:
-            _, seat_discs, seat_cubes = snapshots[index]
-            return posterior(Evidence(map_code, seat_discs, seat_cubes, seat, clue)).solved() is not None
+        def evidence(index: int) -> Evidence:
+            return Evidence(map_code, *snapshots[index], seat, clue)
 
-        first = _first_true(pinned_after, len(snapshots))
-        searches = tuple(entry.n for entry in state.log if entry.action == SEARCH and entry.seat == seat)
-        reviews.append(SeatReview(seat, None if first is None else snapshots[first][0], searches,
-                                  tuple(cube_reviews[seat - 1])))
+        known = next((i for i in range(decided) if _single(fitting_hexes(evidence(i)))), None)
+        solver = _first_true(lambda i: posterior(evidence(i)).solved() is not None, decided)
+        reviews.append(SeatReview(
+            seat, None if known is None else log[known].n, known is not None and known < opening_end,
+            None if solver is None else log[solver].n, tuple(s for s in searches if log[s.entry - 1].seat == seat),
+            tuple(cube_reviews[seat - 1])))
     return tuple(reviews)
+
+
+def _single(mask: int) -> bool:
+    return bool(mask) and not mask & (mask - 1)
+
+
+def _winning_search(log) -> int | None:
+    """The log entry of the search that found the habitat, if one did."""
+    found = None
+    for entry in log:
+        if entry.action == SEARCH:
+            found = entry.n
+        elif entry.action == WIN:
+            return found
+    return None
+
+
+def _searches(state: State, snapshots) -> list[SearchReview]:
+    """Every search of the log with its outcome: the answers and the extra disc that follow it belong to it."""
+    log, game = state.log, state.game
+    map_code = game.board.to_map_code()
+    searches = []
+    for index, entry in enumerate(log):
+        if entry.action != SEARCH:
+            continue
+        discs, cubes = snapshots[index - 1] if index else ((0,) * state.players, (0,) * state.players)
+        (clue,) = game.seat_clues(entry.seat)
+        fitting = fitting_hexes(Evidence(map_code, discs, cubes, entry.seat, clue))
+        found, stopped_by, extra = False, None, None
+        for after in log[index + 1:]:
+            if after.action == EXTRA_DISC and after.seat == entry.seat:
+                extra = after.hex if after.placed else None
+            elif after.action == ANSWER and after.piece == CUBE:
+                stopped_by = after.seat
+                break
+            elif after.action == WIN:
+                found = True
+                break
+            elif after.action != ANSWER and after.action != EXTRA_DISC:
+                break
+        fits = bool(fitting >> entry.hex & 1)
+        searches.append(SearchReview(entry.n, entry.hex, fitting.bit_count(), fits, found, stopped_by, extra))
+    return searches
 
 
 def _first_true(test, count: int) -> int | None:
@@ -92,19 +205,20 @@ def _first_true(test, count: int) -> int | None:
     return low
 
 
-def _cube_review(before: Evidence, seat: int, entry: int, hex: int, areas, game) -> CubeReview:
-    """What a cube told the table: log2 of how many of the seat's still-possible clues (as the table saw them)
-    it left, compared with every cube the seat could have placed there and then."""
+def _cube_review(before: Evidence, seat: int, entry: int, hex: int, game) -> CubeReview:
+    """What a cube told the table: how many of the seat's still-possible clues (as the table saw them, each seat
+    read on its own) it ruled out, beside the cube the seat could have placed then that would have ruled out
+    fewest."""
+    areas = clue_table(before.map_code).areas
     possible = hexes_of(seat_clues(before)[seat - 1])
-    allowed = game.allowed(seat)
     taken = 0
     for pieces in before.cubes:
         taken |= pieces
-    choices = hexes_of(ALL_HEXES & ~allowed & ~taken)
+    choices = hexes_of(ALL_HEXES & ~game.allowed(seat) & ~taken)
 
-    def told(at: int) -> float:
-        left = sum(1 for clue in possible if not areas[clue] >> at & 1)
-        return log2(len(possible) / left) if left else 0.0
+    def ruled_out(at: int) -> int:
+        return sum(1 for clue in possible if areas[clue] >> at & 1)
 
-    return CubeReview(entry, hex, told(hex), min((told(at) for at in choices), default=0.0))
-
+    chosen = ruled_out(hex)
+    least, gentlest = min(((ruled_out(at), at) for at in choices), default=(chosen, hex))
+    return CubeReview(entry, hex, len(possible), chosen, None if least >= chosen else gentlest, min(least, chosen))

@@ -115,8 +115,7 @@ def test_a_notebook_game_from_the_deal_form_to_the_review(browser, live_server, 
         assert page.locator("#play .ranks > li").count() == 4
         assert page.locator("#play .review").count() == 4
         text = page.locator("#play .results").inner_text()
-        assert re.search(r"searched at moves? [\d, and]+\.", text)
-        assert "the least revealing choice told" in text
+        assert re.search(r"Could have known|Won with a search|The pieces never left them one hex", text)
         assert page.locator("#notebook").count() == 0
     for context in contexts:
         context.close()

@@ -104,9 +104,10 @@ def test_the_review_of_a_solid_game_pins_the_habitat_before_the_winning_search()
         state = state.apply(choose_move(view(state, state.turn), LEVELS["solid"], rng))
     reviews = review(state)
     winner = reviews[state.winner - 1]
-    # A solid player searches only when sure: it knew before its winning search.
-    assert winner.pinned is not None and winner.pinned < winner.searches[-1]
+    # A solid player searches only when sure: the Solver knew before its winning search.
+    assert winner.solver_at is not None and winner.solver_at < winner.searches[-1].entry
+    assert winner.searches[-1].found
     for seat_review in reviews:
         for cube in seat_review.cubes:
-            assert 0 <= cube.least <= cube.revealed
+            assert 0 <= cube.gentlest_ruled_out <= cube.ruled_out <= cube.possible
         assert len(seat_review.cubes) >= 2  # the two opening cubes at least

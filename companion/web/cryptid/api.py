@@ -28,9 +28,10 @@ from .computers import LEVEL_NAMES, computer_seats, computers_json
 from .dealing import dealer
 from .head import read_head
 from .models import CLASSIC, MARKERS, VARIANTS
-from .notebook import game_review, notebook_json, review_json, seat_notebook
+from .notebook import notebook_json, seat_notebook
 from .play import COMPUTER_SEAT
 from .refereed import create_refereed, has_notebook, is_refereed, load_play, submit
+from .review import game_review, review_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

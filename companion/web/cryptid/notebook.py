@@ -1,9 +1,8 @@
-"""The deduction notebook on a seat's phone and the after-game review on every screen (docs/cryptid-play.md
-section 9): what the engine's notebook.py and review.py say, as sentences in the reader's language.
+"""The deduction notebook on a seat's phone (docs/cryptid-play.md section 9): what the engine's notebook.py
+says, as sentences in the reader's language (the after-game review is review.py's).
 
-The notebook is drawn from the seat's view alone (cryptid.notebook), the review only once the game is over
-(it reads every clue). Both are remembered per game position, since every phone of a table and every poll
-after a move asks for the same figures.
+The notebook is drawn from the seat's view alone (cryptid.notebook). It is remembered per game position, since
+every phone of a table and every poll after a move asks for the same figures.
 """
 
 from __future__ import annotations
@@ -12,12 +11,12 @@ from collections import OrderedDict
 from threading import Lock
 
 from babel.lists import format_list
-from flask_babel import format_decimal, format_percent, get_locale
+from flask_babel import format_percent, get_locale
 from flask_babel import lazy_gettext as _l
 
 from companion.cryptid import Game
 from companion.cryptid.clues import CLUES
-from companion.cryptid.hexgrid import hex_name, hex_row_col
+from companion.cryptid.hexgrid import hex_name
 from companion.cryptid.notebook import (
     NEGATED,
     TERRAINS_GROUP,
@@ -27,11 +26,9 @@ from companion.cryptid.notebook import (
     Notebook,
     notebook,
 )
-from companion.cryptid.play import OVER, State
-from companion.cryptid.review import SeatReview, review
 from companion.cryptid.text import clue_text
 from companion.cryptid.view import View
-from companion.web.core.i18n import gettext, left_to_right, local_digits, ngettext
+from companion.web.core.i18n import gettext, left_to_right, local_digits
 
 from .agreement import unlocked_hint
 
@@ -77,7 +74,6 @@ class _Remembered:
 
 
 _NOTEBOOKS = _Remembered(256)
-_REVIEWS = _Remembered(64)
 
 
 def seat_notebook(game: Game, seen: View) -> Notebook:
@@ -85,13 +81,6 @@ def seat_notebook(game: Game, seen: View) -> Notebook:
     change only with the log, so (game, log length, seat, hint) names it."""
     hint = unlocked_hint(game)
     return _NOTEBOOKS.get((game.code, len(seen.log), seen.seat, hint), lambda: notebook(seen, hint))
-
-
-def game_review(game: Game, state: State) -> tuple[SeatReview, ...] | None:
-    """Per seat, when it could have known and what its cubes told; None until the game is over."""
-    if state.phase != OVER:
-        return None
-    return _REVIEWS.get((game.code, state.version), lambda: review(state))
 
 
 def odds_band(probability: float) -> int:
@@ -143,61 +132,5 @@ def hex_odds_text(notes: Notebook, hex: int) -> str:
     return gettext("From what you know, the habitat is here with a chance of %(p)s.", p=percent(probability))
 
 
-def bits(value: float) -> str:
-    return local_digits(format_decimal(round(value, 1), format="0.0"))
-
-
-def review_rows(game: Game, state: State, names: dict[int, str]) -> dict[int, list[str]]:
-    """Per seat, the after-game sentences: when it could have known beside when it searched, then its cubes."""
-    reviews = game_review(game, state)
-    if reviews is None:
-        return {}
-    entries = {entry.n: entry for entry in state.log}
-    rows = {}
-    for seat_review in reviews:
-        lines = [_known_text(seat_review, entries, names)]
-        for cube in seat_review.cubes:
-            lines.append(gettext(
-                "Cube on %(hex)s (move %(n)s) told the table %(bits)s bits about their clue; the least revealing "
-                "choice told %(least)s.", hex=hex_name(cube.hex), n=cube.entry, bits=bits(cube.revealed),
-                least=bits(cube.least)))
-        rows[seat_review.seat] = lines
-    return rows
-
-
-def _known_text(seat_review: SeatReview, entries: dict, names: dict[int, str]) -> str:
-    """'Could have known after move 12 (E4, Chloé); searched at move 15.' in the reader's language."""
-    if seat_review.pinned is None:
-        known = gettext("Never had enough to be sure where the creature was")
-    else:
-        entry = entries[seat_review.pinned]
-        if entry.hex is None:
-            known = gettext("Could have known after move %(n)s", n=entry.n)
-        else:
-            known = gettext("Could have known after move %(n)s (%(hex)s, %(name)s)", n=entry.n,
-                            hex=hex_name(entry.hex), name=names[entry.seat])
-    if seat_review.searches:
-        moves = format_list([local_digits(n) for n in seat_review.searches], locale=get_locale())
-        searched = ngettext("searched at move %(moves)s", "searched at moves %(moves)s", len(seat_review.searches),
-                            moves=moves)
-    else:
-        searched = gettext("never searched")
-    return gettext("%(known)s; %(searched)s.", known=known, searched=searched)
-
-
 def notebook_json(notes: Notebook | None) -> dict | None:
     return None if notes is None else notes.to_json()
-
-
-def review_json(reviews: tuple[SeatReview, ...] | None) -> list[dict] | None:
-    """The `review` array of docs/cryptid-play.md section 8.6: hexes as row and column, like the rest of it."""
-    if reviews is None:
-        return None
-    out = []
-    for seat_review in reviews:
-        data = seat_review.to_json()
-        for cube in data["cubes"]:
-            row, col = hex_row_col(cube["hex"])
-            cube["hex"] = {"row": row, "col": col}
-        out.append(data)
-    return out

@@ -78,7 +78,6 @@ from .notebook import (
     hex_odds_text,
     notebook_context,
     odds_band,
-    review_rows,
     seat_notebook,
 )
 from .panel import host_panel, seat_panel
@@ -90,6 +89,7 @@ from .refereed import (
     next_refereed_code,
     submit,
 )
+from .review import replay_solver, review_rows
 
 bp = Blueprint("play", __name__)
 
@@ -171,6 +171,8 @@ def live_context(game: Game, state: State, *, seat: int | None, live_url: str, a
         "sheet": _sheet(game, seen, selected, names, notes),
         "board": _board(game, seen, shown, selected, link, replay, notes),
         "notebook": notebook_context(notes, names) if notes else None,
+        # A finished game's replay on a phone: the Solver's view of that step, from the seat.
+        "solver": replay_solver(game, shown, replay, names) if replay is not None and seat is not None else None,
         "log": [_log_row(e, names, game) for e in shown.log],
         "announce": " ".join(log_entry_text(e, names, gettext) for e in latest_move_entries(shown.log)),
         "results": _results(game, state, seen, names) if seen.reveal else None,
@@ -251,13 +253,13 @@ def _board(game: Game, seen: View, shown: View, selected: int | None, link: call
 
 
 def _results(game: Game, state: State, seen: View, names: dict[int, str]) -> dict:
-    """The end of the game: ranks with every seat's clue, the habitat, the number of moves, and per seat when it
-    could have known and what its cubes told (the review; every clue is known now)."""
+    """The end of the game: ranks with every seat's clue, the habitat, the number of moves, and per seat what its
+    play showed (the review; every clue is known now)."""
     ranks = seen.ranks or {}
     review = review_rows(game, state, names)
     rows = [{"seat": s, "name": names[s], "rank": ranks.get(s),
              "clue": " ".join(clue_text(c, gettext) for c in seen.reveal.seat_clues(s)),
-             "review": review.get(s, [])} for s in seen.seats]
+             "review": review.get(s)} for s in seen.seats]
     return {"ranks": sorted(rows, key=lambda r: (r["rank"] or 9, r["seat"])),
             "habitat": f"{board_name(seen.reveal.habitat)}, {terrain_name(game, seen.reveal.habitat)}",
             "moves": seen.version}

@@ -1,6 +1,6 @@
-"""The deduction notebook on the phones of a table that chose it, and the after-game review of every refereed
-game (docs/cryptid-play.md section 9): what each screen and each JSON body shows, and that a phone's notebook is
-drawn from its own seat's view and nothing more."""
+"""The deduction notebook on the phones of a table that chose it (docs/cryptid-play.md section 9; the after-game
+review is test_review.py's): what each screen and each JSON body shows, and that a phone's notebook is drawn from
+its own seat's view and nothing more."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ from sqlalchemy import create_engine, inspect, text
 
 from companion.cryptid.clues import CLUES
 from companion.cryptid.notebook import notebook
-from companion.cryptid.review import review
 from companion.cryptid.text import clue_text
 from companion.cryptid.view import view
 from companion.web.core.db import create_tables, db
@@ -154,43 +153,6 @@ def test_the_sheet_gives_the_hex_chance_from_the_seat_view(apps):  # noqa: F811
     assert "From what you know, the habitat cannot be here." in sheet
 
 
-def play_to_the_end(apps, code, phones, rng) -> None:  # noqa: F811
-    game = apps[0].extensions["dealer"].load(code)
-    while (state := referee_state(apps[0], code)).phase != "over":
-        seat = state.turn
-        if state.version > 18 and state.pending == "move":
-            phones[seat - 1].post({"action": "search", "hex": hex_json(game.habitat)})
-        else:
-            play_a_move(phones[seat - 1], state, seat, rng, hunt=False)
-
-
-@pytest.mark.parametrize("notebook_on", [False, True])
-def test_every_refereed_game_ends_with_the_review_on_every_screen_and_in_its_json(apps, notebook_on):  # noqa: F811
-    code, phones, tokens = table(apps, 4, False, notebook=notebook_on)
-    client = apps[1].test_client()
-    host = host_path(apps[0], code)
-    assert 'class="review"' not in client.get(host).get_data(as_text=True)
-    play_to_the_end(apps, code, phones, random.Random(5))
-    state = referee_state(apps[0], code)
-    expected = review(state)
-    data = phones[1].get()
-    assert client.get(f"/api/tables/{code}/play").get_json()["review"] == data["review"]
-    assert [r["seat"] for r in data["review"]] == [1, 2, 3, 4]
-    for row, seat_review in zip(data["review"], expected):
-        assert row["pinned_at"] == seat_review.pinned and row["searches"] == list(seat_review.searches)
-        assert [cube["entry"] for cube in row["cubes"]] == [cube.entry for cube in seat_review.cubes]
-        assert all(set(cube["hex"]) == {"row", "col"} and cube["revealed_bits"] >= cube["least_bits"] >= 0
-                   for cube in row["cubes"])
-    winner = state.winner
-    for page in (host, f"/s/{tokens[0]}", f"/s/{tokens[3]}/live", f"/games/{code}"):
-        body = html.unescape(client.get(page).get_data(as_text=True))
-        reviews = re.findall(r'<ul class="review">(.*?)</ul>', body, re.S)
-        assert len(reviews) == 4, page
-        assert all(("Could have known after move" in r or "Never had enough" in r) for r in reviews)
-        assert re.search(rf"searched at moves? [^;.]*\b{expected[winner - 1].searches[-1]}\.", body)
-        assert body.count("the least revealing choice told") == sum(len(r.cubes) for r in expected)
-
-
 def test_the_deal_form_and_the_next_game_keep_the_option(app, client):
     page = client.get("/").get_data(as_text=True)
     assert 'name="notebook"' in page and 'aria-describedby="notebook-help"' in page
@@ -225,21 +187,6 @@ def test_a_database_from_before_the_option_gains_its_column(tmp_path):
     assert "notebook" in {column["name"] for column in inspect(engine).get_columns("refereed_tables")}
     with engine.connect() as connection:
         assert connection.execute(text("SELECT notebook FROM refereed_tables")).scalar() in (False, 0)
-
-
-def test_a_searching_seat_is_reviewed_beside_when_it_could_have_known(apps):  # noqa: F811
-    """The review's sentences for one seat: when it could have known, beside its search."""
-    code, phones, tokens = table(apps, 3, False, notebook=False)
-    game = apps[0].extensions["dealer"].load(code)
-    rng = random.Random(2)
-    while (state := referee_state(apps[0], code)).pending == "cube":
-        play_a_move(phones[state.turn - 1], state, state.turn, rng, hunt=False)
-    seat = state.turn
-    phones[seat - 1].post({"action": "search", "hex": hex_json(game.habitat)})
-    assert referee_state(apps[0], code).phase == "over"
-    page = html.unescape(apps[0].test_client().get(f"/s/{tokens[seat - 1]}").get_data(as_text=True))
-    search_entry = next(e.n for e in referee_state(apps[0], code).log if e.action == "search")
-    assert f"searched at move {search_entry}." in page
 
 
 def test_phones_asking_together_compute_a_figure_once():

@@ -1,0 +1,138 @@
+"""The after-game review on every screen of a refereed game and in its JSON, and the Solver in a finished game's
+replay (docs/cryptid-play.md section 9.2): plain sentences, the failed search named, no bits."""
+
+from __future__ import annotations
+
+import html
+import random
+import re
+from urllib.parse import urlsplit
+
+from companion.cryptid.hexgrid import hex_name, hexes_of
+from companion.cryptid.review import review, solver_view
+from companion.cryptid.deduction import Evidence
+from companion.cryptid.play import State
+from companion.cryptid.view import view
+from companion.web.cryptid.tokens import host_token
+from tests.web.cryptid.test_play import (  # noqa: F401
+    Phone,
+    apps,
+    hex_json,
+    play_a_move,
+    referee_state,
+)
+
+REVIEWS = re.compile(r'<details class="review"><summary>(.*?)</summary><ul>(.*?)</ul></details>', re.S)
+
+
+def table(apps, players: int) -> tuple[str, list[Phone], list[str]]:  # noqa: F811
+    response = apps[0].test_client().post("/api/tables", json={"players": players})
+    assert response.status_code == 201
+    seats = response.get_json()["seats"]
+    phones = [Phone(apps[i % 2].test_client(), s["url"]) for i, s in enumerate(seats)]
+    return response.get_json()["code"], phones, [urlsplit(s["url"]).path.rsplit("/", 1)[1] for s in seats]
+
+
+def finished_with_a_failed_search(apps, players: int = 4, seed: int = 5):  # noqa: F811
+    """A game whose first turn is a search the next seat stops with a cube, then random moves, then a search of
+    the habitat: (code, phones, tokens, the failed search's searcher, hex and stopper)."""
+    code, phones, tokens = table(apps, players)
+    rng = random.Random(seed)
+    while (state := referee_state(apps[0], code)).pending == "cube":
+        play_a_move(phones[state.turn - 1], state, state.turn, rng, hunt=False)
+    game = state.game
+    searcher = state.turn
+    stopper = searcher % players + 1
+    hex = hexes_of(game.allowed(searcher) & ~game.allowed(stopper) & ~state.all_cubes)[0]
+    phones[searcher - 1].post({"action": "search", "hex": hex_json(hex)})
+    while (state := referee_state(apps[0], code)).phase != "over":
+        seat = state.turn
+        hunt = state.version > 24 and state.pending == "move"
+        play_a_move(phones[seat - 1], state, seat, rng, hunt=hunt)
+    return code, phones, tokens, (searcher, hex, stopper)
+
+
+def host_path(app, code: str) -> str:
+    with app.app_context():
+        return f"/h/{host_token(code)}"
+
+
+def test_every_screen_reviews_each_player_in_plain_sentences_and_names_the_failed_search(apps):  # noqa: F811
+    code, phones, tokens, (searcher, hex, stopper) = finished_with_a_failed_search(apps)
+    state = referee_state(apps[0], code)
+    client = apps[1].test_client()
+    names = state.display_names()
+    for page in (host_path(apps[0], code), f"/s/{tokens[0]}", f"/s/{tokens[3]}/live", f"/games/{code}"):
+        body = html.unescape(client.get(page).get_data(as_text=True))
+        reviews = REVIEWS.findall(body)
+        assert len(reviews) == 4, page
+        assert not any(re.search(r"\bbits?\b", summary + lines) for summary, lines in reviews)
+        text = " ".join(summary + lines for summary, lines in reviews)
+        assert f"Searched {hex_name(hex)} at move " in text
+        assert f"{names[stopper]} stopped the search with a cube." in text
+        assert "The search found the habitat." in text
+        assert re.search(r"\([^()]*\(", text) is None  # one level of brackets at most
+        assert "The Solver, counting every possible setup, was" in text
+
+
+def test_the_json_review_gives_the_same_facts_with_hexes_as_row_and_column(apps):  # noqa: F811
+    code, phones, tokens, (searcher, hex, stopper) = finished_with_a_failed_search(apps, seed=7)
+    state = referee_state(apps[0], code)
+    expected = review(state)
+    data = phones[1].get()
+    assert apps[0].test_client().get(f"/api/tables/{code}/play").get_json()["review"] == data["review"]
+    assert [r["seat"] for r in data["review"]] == [1, 2, 3, 4]
+    for row, seat_review in zip(data["review"], expected):
+        assert (row["known_at"], row["solver_at"], row["in_opening"]) == (
+            seat_review.known_at, seat_review.solver_at, seat_review.in_opening)
+        assert [s["entry"] for s in row["searches"]] == [s.entry for s in seat_review.searches]
+        assert [c["possible"] for c in row["cubes"]] == [c.possible for c in seat_review.cubes]
+    failed = data["review"][searcher - 1]["searches"][0]
+    assert (failed["hex"], failed["found"], failed["stopped_by"]) == (hex_json(hex), False, stopper)
+    assert data["review"][state.winner - 1]["searches"][-1]["found"] is True
+
+
+def test_the_winners_own_search_is_not_when_they_could_have_known(apps):  # noqa: F811
+    """A seat that searches the habitat on its first turn won by searching: its summary says so, and names no
+    move of its own search as when it could have known."""
+    code, phones, tokens = table(apps, 3)
+    rng = random.Random(2)
+    while (state := referee_state(apps[0], code)).pending == "cube":
+        play_a_move(phones[state.turn - 1], state, state.turn, rng, hunt=False)
+    seat = state.turn
+    phones[seat - 1].post({"action": "search", "hex": hex_json(state.game.habitat)})
+    page = html.unescape(apps[0].test_client().get(f"/s/{tokens[seat - 1]}").get_data(as_text=True))
+    summaries = [summary for summary, _ in REVIEWS.findall(page)]
+    assert "Won with a search before the pieces left one hex." in summaries
+    assert not any("Could have known" in summary for summary in summaries)
+
+
+def test_the_replay_shows_the_solver_from_the_seat_view_of_each_step(apps):  # noqa: F811
+    code, phones, tokens, _ = finished_with_a_failed_search(apps, players=3, seed=3)
+    client = apps[0].test_client()
+    state = referee_state(apps[0], code)
+    end = client.get(f"/s/{tokens[0]}").get_data(as_text=True)
+    assert "the replay shows, at every move, what your clue and the pieces allowed" in end
+    assert 'class="solver"' not in end
+    for step in (0, 3, 9):
+        page = html.unescape(client.get(f"/s/{tokens[0]}?replay={step}").get_data(as_text=True))
+        section = re.search(r'<section class="solver".*?</section>', page, re.S).group()
+        shown = view(State.replay(state.game, moves_until(apps[0], code, step)), 1)
+        expected = solver_view(Evidence.from_view(shown))
+        names = state.display_names()
+        for seat in (2, 3):
+            count = expected.clues[seat - 1]
+            assert f"{names[seat]}: {count} clue{'s' if count != 1 else ''} possible" in section
+        hexes = len(expected.chances)
+        assert f"The habitat could be on {hexes} hex{'es' if hexes != 1 else ''}." in section
+        assert hex_name(expected.chances[0][0]) in section
+    host = client.get(host_path(apps[0], code) + "?replay=3").get_data(as_text=True)
+    assert 'class="solver"' not in host  # the Solver reasons from a seat's clue: phones only
+
+
+def moves_until(app, code: str, step: int) -> list:
+    from companion.web.cryptid.play import replay_versions, state_moves
+
+    with app.app_context():
+        state = referee_state(app, code)
+        return state_moves(state)[:replay_versions(state)[step]]
