@@ -138,7 +138,7 @@ def review(state: State) -> tuple[SeatReview, ...]:
         def evidence(index: int) -> Evidence:
             return Evidence(map_code, *snapshots[index], seat, clue)
 
-        known = next((i for i in range(decided) if _single(fitting_hexes(evidence(i)))), None)
+        known = _first_true(lambda i: _single(fitting_hexes(evidence(i))), decided)
         solver = _first_true(lambda i: posterior(evidence(i)).solved() is not None, decided)
         reviews.append(SeatReview(
             seat, None if known is None else log[known].n, known is not None and known < opening_end,
