@@ -14,7 +14,7 @@ from math import log2
 
 from .deduction import Evidence, Posterior, clue_table, posterior, seat_clues
 from .hexgrid import hexes_of
-from .play import PENDING_CUBE, Ask, Cube, Move, Search
+from .play import PENDING_CUBE, PENDING_DISC, Ask, Cube, Disc, Move, Search
 from .view import View
 
 # How a strategy reasons: each seat on its own (cheap, loose), or every valid setup at once (exact).
@@ -66,6 +66,8 @@ def choose_move(view: View, strategy: Strategy, rng: random.Random, hint: str | 
     evidence = Evidence.from_view(view, hint)
     if view.pending == PENDING_CUBE:
         return Cube(view.seat, _cube_hex(view, evidence, strategy, rng))
+    if view.pending == PENDING_DISC:
+        return Disc(view.seat, _disc_hex(view, evidence, strategy, rng))
     if strategy.reasoning == PER_SEAT:
         return _per_seat_turn(view, evidence, rng)
     return _exact_turn(view, evidence, strategy, rng)
@@ -73,12 +75,25 @@ def choose_move(view: View, strategy: Strategy, rng: random.Random, hint: str | 
 
 def _cube_hex(view: View, evidence: Evidence, strategy: Strategy, rng: random.Random) -> int:
     """Anywhere it may, or where the fewest of the clues the table still thinks it may hold are ruled out."""
-    choices = hexes_of(view.cube_choices)
+    return _hiding_hex(view, evidence, strategy, rng, view.cube_choices, allows=False)
+
+
+def _disc_hex(view: View, evidence: Evidence, strategy: Strategy, rng: random.Random) -> int:
+    """Where a search's extra disc goes: anywhere it may, or where it rules out the fewest of the clues the table
+    still thinks it may hold (a disc tells that the clue allows its hex)."""
+    return _hiding_hex(view, evidence, strategy, rng, view.disc_choices, allows=True)
+
+
+def _hiding_hex(view: View, evidence: Evidence, strategy: Strategy, rng: random.Random, choices: int,
+                allows: bool) -> int:
+    """One of `choices` for a piece of the seat's own: any for a careless strategy; for a HIDDEN one, a hex that
+    keeps the most clues the table still thinks the seat may hold (those whose area `allows` the hex or not)."""
+    hexes = hexes_of(choices)
     if strategy.cubes == ANYWHERE:
-        return rng.choice(choices)
+        return rng.choice(hexes)
     areas = clue_table(view.map_code).areas
     mine = hexes_of(seat_clues(evidence.public())[view.seat - 1])
-    kept = {hex: sum(1 for clue in mine if not areas[clue] >> hex & 1) for hex in choices}
+    kept = {hex: sum(1 for clue in mine if bool(areas[clue] >> hex & 1) == allows) for hex in hexes}
     most = max(kept.values())
     return rng.choice([hex for hex, count in kept.items() if count == most])
 

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 from .deduction import Evidence, clue_table, posterior, seat_clues
 from .hexgrid import ALL_HEXES, hexes_of
-from .play import ANSWER, ASK, CUBE, DISC, SEARCH, WIN, State
+from .play import ANSWER, ASK, CUBE, DISC, SEARCH, SKIP, WIN, State
 
-# The pending "disc" step of a search (a searcher whose own disc is already on the searched hex places another
-# elsewhere) logs this action; read defensively, so that a log without it reads as before.
-EXTRA_DISC = "disc"
+# A search on a hex that already holds the searcher's disc: the searcher places an extra disc elsewhere (a log
+# entry "disc"), or the log says no hex could take it ("skip" with piece "disc"), which bounds their clue.
+Pieces = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...] | None]  # discs, cubes, clue bounds per seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +42,7 @@ class CubeReview:
 class SearchReview:
     """One search: where, how many hexes the searcher's clue and the pieces still left (read as a person does)
     and whether the searched hex was one of them, who stopped it with a cube (None: it found the habitat, or the
-    game ended first), and the extra disc the searcher placed in it, if any."""
+    game ended first), and the extra disc the searcher placed in it, if any (no_room: none could go)."""
 
     entry: int
     hex: int
@@ -51,10 +51,11 @@ class SearchReview:
     found: bool
     stopped_by: int | None
     extra_disc: int | None
+    no_room: bool = False
 
     def to_json(self) -> dict:
         return {"entry": self.entry, "hex": self.hex, "fitting": self.fitting, "fits": self.fits, "found": self.found,
-                "stopped_by": self.stopped_by, "extra_disc": self.extra_disc}
+                "stopped_by": self.stopped_by, "extra_disc": self.extra_disc, "no_room": self.no_room}
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,20 +113,25 @@ def review(state: State) -> tuple[SeatReview, ...]:
     map_code = game.board.to_map_code()
     players = state.players
     log = state.log
-    # The pieces on the board after each log entry: what every seat could see at that point.
-    discs, cubes = [0] * players, [0] * players
-    snapshots: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+    # The pieces on the board after each log entry, and what bounds each clue: what every seat could see then.
+    discs, cubes, within = [0] * players, [0] * players, [ALL_HEXES] * players
+    snapshots: list[Pieces] = []
     cube_reviews: list[list[CubeReview]] = [[] for _ in range(players)]
     for entry in log:
         if entry.action == CUBE:
-            before = Evidence(map_code, tuple(discs), tuple(cubes))
+            before = Evidence(map_code, tuple(discs), tuple(cubes), within=_bounds(within))
             cube_reviews[entry.seat - 1].append(_cube_review(before, entry.seat, entry.n, entry.hex, game))
-        placement = (entry.seat, DISC) if entry.action == EXTRA_DISC and entry.placed else entry.placement()
-        if placement is not None and entry.hex is not None:
+        if entry.action == SKIP and entry.piece == DISC:  # no hex could take the extra disc (play.State.clue_within)
+            taken = 0
+            for pieces in cubes:
+                taken |= pieces
+            within[entry.seat - 1] &= taken | discs[entry.seat - 1]
+        placement = entry.placement()
+        if placement is not None:
             owner, piece = placement
             pieces = cubes if piece == CUBE else discs
             pieces[owner - 1] |= 1 << entry.hex
-        snapshots.append((tuple(discs), tuple(cubes)))
+        snapshots.append((tuple(discs), tuple(cubes), _bounds(within)))
     searches = _searches(state, snapshots)
     # Evidence counts up to the entry before the search that ended the game (all of it if nobody won).
     winning = _winning_search(log)
@@ -136,7 +142,8 @@ def review(state: State) -> tuple[SeatReview, ...]:
         (clue,) = game.seat_clues(seat)
 
         def evidence(index: int) -> Evidence:
-            return Evidence(map_code, *snapshots[index], seat, clue)
+            seat_discs, seat_cubes, bounds = snapshots[index]
+            return Evidence(map_code, seat_discs, seat_cubes, seat, clue, within=bounds)
 
         known = _first_true(lambda i: _single(fitting_hexes(evidence(i))), decided)
         solver = _first_true(lambda i: posterior(evidence(i)).solved() is not None, decided)
@@ -145,6 +152,11 @@ def review(state: State) -> tuple[SeatReview, ...]:
             None if solver is None else log[solver].n, tuple(s for s in searches if log[s.entry - 1].seat == seat),
             tuple(cube_reviews[seat - 1])))
     return tuple(reviews)
+
+
+def _bounds(within: list[int]) -> tuple[int, ...] | None:
+    """Evidence's `within`: None while no clue is bounded."""
+    return tuple(within) if any(mask != ALL_HEXES for mask in within) else None
 
 
 def _single(mask: int) -> bool:
@@ -162,31 +174,34 @@ def _winning_search(log) -> int | None:
     return None
 
 
-def _searches(state: State, snapshots) -> list[SearchReview]:
-    """Every search of the log with its outcome: the answers and the extra disc that follow it belong to it."""
+def _searches(state: State, snapshots: list[Pieces]) -> list[SearchReview]:
+    """Every search of the log with its outcome: the extra disc and the answers that follow it belong to it."""
     log, game = state.log, state.game
     map_code = game.board.to_map_code()
+    empty = (0,) * state.players
     searches = []
     for index, entry in enumerate(log):
         if entry.action != SEARCH:
             continue
-        discs, cubes = snapshots[index - 1] if index else ((0,) * state.players, (0,) * state.players)
+        discs, cubes, bounds = snapshots[index - 1] if index else (empty, empty, None)
         (clue,) = game.seat_clues(entry.seat)
-        fitting = fitting_hexes(Evidence(map_code, discs, cubes, entry.seat, clue))
-        found, stopped_by, extra = False, None, None
+        fitting = fitting_hexes(Evidence(map_code, discs, cubes, entry.seat, clue, within=bounds))
+        found, stopped_by, extra, no_room = False, None, None, False
         for after in log[index + 1:]:
-            if after.action == EXTRA_DISC and after.seat == entry.seat:
+            if after.action == DISC and after.seat == entry.seat:
                 extra = after.hex if after.placed else None
+            elif after.action == SKIP and after.piece == DISC and after.seat == entry.seat:
+                no_room = True
             elif after.action == ANSWER and after.piece == CUBE:
                 stopped_by = after.seat
                 break
             elif after.action == WIN:
                 found = True
                 break
-            elif after.action != ANSWER and after.action != EXTRA_DISC:
+            elif after.action != ANSWER:
                 break
         fits = bool(fitting >> entry.hex & 1)
-        searches.append(SearchReview(entry.n, entry.hex, fitting.bit_count(), fits, found, stopped_by, extra))
+        searches.append(SearchReview(entry.n, entry.hex, fitting.bit_count(), fits, found, stopped_by, extra, no_room))
     return searches
 
 

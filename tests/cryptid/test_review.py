@@ -8,10 +8,10 @@ import dataclasses
 
 from companion.cryptid.deduction import Evidence, clue_table, posterior, seat_clues
 from companion.cryptid.hexgrid import hexes_of
-from companion.cryptid.play import Cube, LogEntry, Search, State
-from companion.cryptid.review import EXTRA_DISC, fitting_hexes, review
+from companion.cryptid.play import Cube, Disc, LogEntry, Search, State
+from companion.cryptid.review import fitting_hexes, review
 from companion.cryptid.view import view
-from tests.cryptid.test_play import FOUR, THREE, finish_turn, game, hex_where, lowest, opened, play
+from tests.cryptid.test_play import FOUR, THREE, finish_turn, game, hex_where, lowest, opened, searching_own_disc
 
 
 def failed_search(code: str = FOUR) -> tuple[State, int, int]:
@@ -98,7 +98,7 @@ def pieces_after(state: State, n: int) -> tuple[tuple[int, ...], tuple[int, ...]
     discs, cubes = [0] * state.players, [0] * state.players
     for entry in state.log[:n]:
         if entry.placed:
-            owner, piece = (entry.seat, "disc") if entry.action == EXTRA_DISC else entry.placement()
+            owner, piece = entry.placement()
             (cubes if piece == "cube" else discs)[owner - 1] |= 1 << entry.hex
     return tuple(discs), tuple(cubes)
 
@@ -126,32 +126,35 @@ def test_each_cube_counts_the_clues_it_ruled_out_beside_the_gentlest_cube_then()
     assert reviewed >= 8  # the opening's cubes at least
 
 
-def test_an_extra_disc_of_a_search_counts_as_the_searchers_piece():
-    """The pending disc of a search (a log entry "disc", placed) is read as the searcher's disc and named with
-    the search; a log without it reads as before."""
-    state, hex, _ = failed_search()
-    search = next(e for e in state.log if e.action == "search")
+def test_an_extra_disc_of_a_search_is_the_searchers_piece_and_named_with_the_search():
+    """A search on a hex that already holds the searcher's disc: the extra disc they place (log "disc") is named
+    with the search and counted among their pieces; the cube they owe next is weighed with it."""
+    state, target = searching_own_disc()
+    after = state.apply(Search(1, target))
     map_code = state.game.board.to_map_code()
-    discs, cubes = pieces_after(state, len(state.log))
+    discs, cubes = pieces_after(after, len(after.log))
 
     def possible_with(extra: int) -> int:
-        with_extra = tuple(d | (1 << extra if seat == search.seat else 0) for seat, d in enumerate(discs, 1))
-        return seat_clues(Evidence(map_code, with_extra, cubes))[search.seat - 1].bit_count()
+        with_extra = tuple(d | (1 << extra if seat == 1 else 0) for seat, d in enumerate(discs, 1))
+        return seat_clues(Evidence(map_code, with_extra, cubes))[0].bit_count()
 
-    room = hexes_of(state.game.allowed(search.seat) & ~state.all_cubes & ~state.discs_of(search.seat))
     # A hex whose disc tells the table something, so that counting it or not shows.
-    extra = next(hex for hex in room if possible_with(hex) < possible_with(search.hex))
-    log = list(state.log)
-    log.insert(search.n, LogEntry(search.n + 1, search.seat, EXTRA_DISC, extra, placed=True))
-    log = [entry._replace(n=i) for i, entry in enumerate(log, 1)]
-    with_disc = dataclasses.replace(state, log=tuple(log))
-    (reviewed,) = review(with_disc)[search.seat - 1].searches
-    assert reviewed.extra_disc == extra and reviewed.stopped_by is not None
-    assert review(state)[search.seat - 1].searches[0].extra_disc is None
-    # The cube the searcher owes next is weighed with the extra disc among the pieces.
-    owed = play(with_disc, Cube(search.seat, lowest(with_disc.cube_choices(search.seat))))
-    assert owed.log[-1].action == "cube" and owed.log[-1].seat == search.seat
-    assert review(owed)[search.seat - 1].cubes[-1].possible == possible_with(extra)
+    extra = next(hex for hex in hexes_of(after.disc_choices(1)) if possible_with(hex) < possible_with(target))
+    done = after.apply(Disc(1, extra))
+    (search,) = review(done)[0].searches
+    assert (search.hex, search.extra_disc, search.no_room, search.stopped_by, search.found) == (target, extra, False, 2, False)
+    owed = done.apply(Cube(1, lowest(done.cube_choices(1))))
+    assert review(owed)[0].cubes[-1].possible == possible_with(extra)
+
+
+def test_a_search_whose_extra_disc_had_no_hex_says_so():
+    """The log's "skip" with piece "disc" after a search (no hex could take the extra disc) is named with it."""
+    state, target = searching_own_disc()
+    after = state.apply(Search(1, target))
+    skipped = LogEntry(len(after.log) + 1, 1, "skip", target, piece="disc")
+    answered = dataclasses.replace(after, log=after.log + (skipped,))
+    (search,) = review(answered)[0].searches
+    assert (search.no_room, search.extra_disc) == (True, None)
 
 
 def test_a_game_with_no_search_and_no_piece_reviews_empty():

@@ -13,7 +13,7 @@ from flask_babel import get_locale
 from companion.cryptid import Game
 from companion.cryptid.deduction import Evidence
 from companion.cryptid.hexgrid import hex_name, hex_row_col
-from companion.cryptid.play import OVER, State
+from companion.cryptid.play import OVER, State, log_turns
 from companion.cryptid.review import CubeReview, SearchReview, SeatReview, SolverView, review, solver_view
 from companion.cryptid.view import View
 from companion.web.core.i18n import gettext, left_to_right, ngettext
@@ -45,21 +45,23 @@ def review_rows(game: Game, state: State, names: dict[int, str]) -> dict[int, di
     reviews = game_review(game, state)
     if reviews is None:
         return {}
-    return {seat_review.seat: {"summary": _summary(seat_review, state),
-                               "lines": _lines(seat_review, game, names)} for seat_review in reviews}
+    # Moves are numbered as the log on the page numbers them: one per move with its answers (log_turns).
+    moves = {entry.n: number for number, turn in enumerate(log_turns(state.log), 1) for entry in turn}
+    return {seat_review.seat: {"summary": _summary(seat_review, state, moves),
+                               "lines": _lines(seat_review, game, names, moves)} for seat_review in reviews}
 
 
-def _summary(seat_review: SeatReview, state: State) -> str:
+def _summary(seat_review: SeatReview, state: State, moves: dict[int, int]) -> str:
     if seat_review.in_opening:
         return gettext("Could have known after the opening cubes.")
     if seat_review.known_at is not None:
-        return gettext("Could have known from move %(n)s.", n=seat_review.known_at)
+        return gettext("Could have known from move %(n)s.", n=moves[seat_review.known_at])
     if state.winner == seat_review.seat:
         return gettext("Won with a search before the pieces left one hex.")
     return gettext("The pieces never left them one hex before the end.")
 
 
-def _lines(seat_review: SeatReview, game: Game, names: dict[int, str]) -> list[str]:
+def _lines(seat_review: SeatReview, game: Game, names: dict[int, str], moves: dict[int, int]) -> list[str]:
     name, habitat = names[seat_review.seat], place(game.habitat)
     lines = []
     if seat_review.in_opening:
@@ -67,39 +69,43 @@ def _lines(seat_review: SeatReview, game: Game, names: dict[int, str]) -> list[s
                              "one hex only: %(hex)s.", name=name, hex=habitat))
     elif seat_review.known_at is not None:
         lines.append(gettext("From move %(n)s, the clue of %(name)s and the pieces on the board left one hex only: "
-                             "%(hex)s.", n=seat_review.known_at, name=name, hex=habitat))
+                             "%(hex)s.", n=moves[seat_review.known_at], name=name, hex=habitat))
     if seat_review.solver_at is None:
         lines.append(gettext("The Solver, counting every possible setup, was not sure before the end either."))
     else:
         lines.append(gettext("The Solver, counting every possible setup, was sure from move %(n)s.",
-                             n=seat_review.solver_at))
-    lines.extend(_search_text(search, names) for search in seat_review.searches)
-    lines.extend(_cube_lines(seat_review.cubes))
+                             n=moves[seat_review.solver_at]))
+    lines.extend(_search_text(search, names, moves[search.entry]) for search in seat_review.searches)
+    lines.extend(_cube_lines(seat_review.cubes, moves))
     return lines
 
 
-def _search_text(search: SearchReview, names: dict[int, str]) -> str:
+def _search_text(search: SearchReview, names: dict[int, str], move: int) -> str:
     """'Searched E4 at move 12, when 3 hexes still fit their clue and the pieces. Bo stopped it with a cube.'"""
     if search.fits:
         when = ngettext("Searched %(hex)s at move %(n)s, when %(num)s hex still fit their clue and the pieces.",
                         "Searched %(hex)s at move %(n)s, when %(num)s hexes still fit their clue and the pieces.",
-                        search.fitting, hex=place(search.hex), n=search.entry)
+                        search.fitting, hex=place(search.hex), n=move)
     else:
         when = gettext("Searched %(hex)s at move %(n)s, a hex their clue and the pieces had already ruled out.",
-                       hex=place(search.hex), n=search.entry)
+                       hex=place(search.hex), n=move)
     if search.found:
         outcome = gettext("The search found the habitat.")
     elif search.stopped_by is not None:
         outcome = gettext("%(name)s stopped the search with a cube.", name=names[search.stopped_by])
     else:
         outcome = gettext("The game ended before every answer.")
-    sentences = [when, outcome]
+    sentences = [when]
     if search.extra_disc is not None:
-        sentences.append(gettext("The searcher placed an extra disc on %(hex)s.", hex=place(search.extra_disc)))
+        sentences.append(gettext("Their disc was there already, so they placed an extra disc on %(hex)s.",
+                                 hex=place(search.extra_disc)))
+    elif search.no_room:
+        sentences.append(gettext("Their disc was there already, and no hex could take an extra disc."))
+    sentences.append(outcome)
     return " ".join(sentences)
 
 
-def _cube_lines(cubes: tuple[CubeReview, ...]) -> list[str]:
+def _cube_lines(cubes: tuple[CubeReview, ...], moves: dict[int, int]) -> list[str]:
     """The cubes that gave away more than the gentlest choice would have, one sentence each; the others counted."""
     lines = []
     for cube in cubes:
@@ -110,7 +116,7 @@ def _cube_lines(cubes: tuple[CubeReview, ...]) -> list[str]:
             "possible for this player; a cube on %(other)s would have ruled out %(fewer)s.",
             "The cube on %(hex)s at move %(n)s ruled out %(ruled)s of the %(num)s clues the others still thought "
             "possible for this player; a cube on %(other)s would have ruled out %(fewer)s.",
-            cube.possible, hex=place(cube.hex), n=cube.entry, ruled=cube.ruled_out, other=place(cube.gentlest),
+            cube.possible, hex=place(cube.hex), n=moves[cube.entry], ruled=cube.ruled_out, other=place(cube.gentlest),
             fewer=cube.gentlest_ruled_out))
     rest = sum(1 for cube in cubes if cube.gentlest is None)
     if rest and lines:
