@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 from companion.cryptid.hexgrid import hex_name, hexes_of
 from companion.cryptid.review import review, solver_view
 from companion.cryptid.deduction import Evidence
-from companion.cryptid.play import State
+from companion.cryptid.play import State, log_turns
 from companion.cryptid.view import view
 from companion.web.cryptid.tokens import host_token
 from tests.web.cryptid.test_play import (  # noqa: F401
@@ -68,7 +68,11 @@ def test_every_screen_reviews_each_player_in_plain_sentences_and_names_the_faile
         assert len(reviews) == 4, page
         assert not any(re.search(r"\bbits?\b", summary + lines) for summary, lines in reviews)
         text = " ".join(summary + lines for summary, lines in reviews)
-        assert f"Searched {hex_name(hex)} at move " in text
+        # Moves numbered as the page's log numbers them: one item per move, its answers and owed cube with it.
+        searches = [(n, turn[0]) for n, turn in enumerate(log_turns(state.log), 1) if turn[0].action == "search"]
+        assert f"Searched {hex_name(hex)} at move {searches[0][0]}, " in text
+        (move, last), = searches[-1:]
+        assert last.n != move and f"Searched {hex_name(last.hex)} at move {move}, " in text
         assert f"{names[stopper]} stopped the search with a cube." in text
         assert "The search found the habitat." in text
         assert re.search(r"\([^()]*\(", text) is None  # one level of brackets at most
