@@ -67,7 +67,9 @@ def test_the_review_on_a_phone_opens_per_player_and_the_replay_shows_the_solver(
     context = browser.new_context(**PHONE)
     phone = context.new_page()
     table = finished_game(phone, live_server, live_app)
-    for language, stopped, solver in (("en", "stopped the search with a cube", "Solver"), ("fa", "جست‌وجو را با یک مکعب متوقف کرد", "حل‌گر")):
+    languages = [("en", "stopped the search with a cube", "Solver", "Replay the game move by move"),
+                 ("fa", "جست‌وجو را با یک مکعب متوقف کرد", "حل‌گر", "بازپخش بازی حرکت به حرکت")]
+    for language, stopped, solver, replay in languages:
         context.add_cookies([{"name": "lang", "value": language, "url": live_server}])
         phone.goto(table["seats"][0]["url"])
         reviews = phone.locator("#play details.review")
@@ -88,7 +90,7 @@ def test_the_review_on_a_phone_opens_per_player_and_the_replay_shows_the_solver(
         assert phone.evaluate("document.documentElement.scrollHeight") > closed_height
         shot(phone, f"review-phone-{language}")
         assert axe_problems(phone, f"{language} review open") == []
-        phone.locator("a.button", has_text="Replay the game move by move" if language == "en" else "بازپخش").click()
+        phone.locator("a.button", has_text=replay).click()
         phone.locator(".replay-nav").wait_for()
         for _ in range(6):  # Forward, as a person steps through the game
             with phone.expect_navigation():

@@ -81,7 +81,7 @@ def _lines(seat_review: SeatReview, game: Game, names: dict[int, str], moves: di
 
 
 def _search_text(search: SearchReview, names: dict[int, str], move: int) -> str:
-    """'Searched E4 at move 12, when 3 hexes still fit their clue and the pieces. Bo stopped it with a cube.'"""
+    """'Searched E4 at move 12, when 3 hexes still fit their clue and the pieces. Bo stopped the search with a cube.'"""
     if search.fits:
         when = ngettext("Searched %(hex)s at move %(n)s, when %(num)s hex still fit their clue and the pieces.",
                         "Searched %(hex)s at move %(n)s, when %(num)s hexes still fit their clue and the pieces.",
