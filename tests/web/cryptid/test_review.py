@@ -3,6 +3,7 @@ replay (docs/cryptid-play.md section 9.2): plain sentences, the failed search na
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import random
 import re
@@ -140,3 +141,28 @@ def moves_until(app, code: str, step: int) -> list:
     with app.app_context():
         state = referee_state(app, code)
         return state_moves(state)[:replay_versions(state)[step]]
+
+
+def test_the_sentences_for_an_opening_that_decided_and_for_an_extra_disc(apps):  # noqa: F811
+    """The review's rarer sentences, from review facts set by hand on a finished game: a seat whose clue and the
+    opening cubes left one hex is told so plainly, and a search's extra disc (or the lack of room for it) is named."""
+    from companion.web.cryptid import review as review_web
+
+    code, phones, tokens, (searcher, hex, stopper) = finished_with_a_failed_search(apps, players=3, seed=4)
+    state = referee_state(apps[0], code)
+    facts = list(review(state))
+    search = facts[searcher - 1].searches[0]
+    facts[searcher - 1] = dataclasses.replace(
+        facts[searcher - 1], known_at=3, in_opening=True,
+        searches=(dataclasses.replace(search, extra_disc=0), dataclasses.replace(search, no_room=True)))
+    with apps[0].test_request_context():
+        review_web._REVIEWS.items[(state.game.code, state.version)] = tuple(facts)  # the game's last JSON filled it
+        rows = review_web.review_rows(state.game, state, state.display_names())
+    mine = rows[searcher]
+    assert mine["summary"] == "Could have known after the opening cubes."
+    name = state.display_names()[searcher]
+    assert mine["lines"][0] == (f"After the opening cubes, the clue of {name} and the pieces on the board already left "
+                                f"one hex only: {hex_name(state.game.habitat)}.")
+    assert "Their disc was there already, so they placed an extra disc on A1." in mine["lines"][2]
+    assert "Their disc was there already, and no hex could take an extra disc." in mine["lines"][3]
+    assert all("opening" not in rows[seat]["summary"] for seat in rows if seat != searcher)
