@@ -26,7 +26,8 @@ def hex_json(index: int) -> dict:
 
 def finished_game(page, live_server, live_app, seed: int = 5) -> dict:
     """A 4-player refereed game played through the API to its end: its first turn a search that the next seat
-    stops with a cube, then random moves, then a search of the habitat. The table's JSON (seat and host URLs)."""
+    stops with a cube, then random moves, then a search of the habitat. The table's JSON (seat and host URLs)
+    and the seat that stopped the search."""
     table = page.request.post(live_server + "/api/tables", data={"players": 4}).json()
     apis = [live_server + "/api/seats/" + urlsplit(s["url"]).path.rsplit("/", 1)[1] + "/play" for s in table["seats"]]
     game = live_app.extensions["dealer"].load(table["code"])
@@ -51,6 +52,7 @@ def finished_game(page, live_server, live_app, seed: int = 5) -> dict:
             move = rng.choice([m for m in turn_moves(now) if m.action == "ask"]).to_json()
             body = {"action": "ask", "hex": {"row": move["row"], "col": move["col"]}, "seat": move["target"]}
         assert page.request.post(apis[seat - 1], data=body).ok
+    table["stopper"] = stopper
     return table
 
 
@@ -71,16 +73,21 @@ def test_the_review_on_a_phone_opens_per_player_and_the_replay_shows_the_solver(
                  ("fa", "جست‌وجو را با یک مکعب متوقف کرد", "حل‌گر", "بازپخش بازی حرکت به حرکت")]
     for language, stopped, solver, replay in languages:
         context.add_cookies([{"name": "lang", "value": language, "url": live_server}])
-        phone.goto(table["seats"][0]["url"])
+        seat = table["stopper"]  # a phone whose own review does not name the failed search
+        phone.goto(table["seats"][seat - 1]["url"])
         reviews = phone.locator("#play details.review")
         reviews.first.wait_for()
         assert reviews.count() == 4
-        assert phone.locator("#play details.review[open]").count() == 0  # collapsed: short on a phone
+        # Short on a phone: the player's own review open, the others' collapsed until tapped.
+        assert phone.locator("#play details.review[open]").count() == 1
+        assert phone.locator(f"#play .ranks > li.p{seat} > details.review[open]").count() == 1
         assert fits_the_width(phone)
         closed_height = phone.evaluate("document.documentElement.scrollHeight")
-        assert stopped not in phone.locator("#play .results").inner_text()  # closed until tapped
+        shot(phone, f"review-phone-{language}-as-opened")
+        assert stopped not in phone.locator("#play .results").inner_text()  # in the searcher's closed section
         for index in range(4):
-            reviews.nth(index).locator("summary").click()
+            if reviews.nth(index).get_attribute("open") is None:
+                reviews.nth(index).locator("summary").click()
         assert phone.locator("#play details.review[open]").count() == 4
         text = phone.locator("#play .results").inner_text()
         assert stopped in text and " bits" not in text
@@ -88,7 +95,7 @@ def test_the_review_on_a_phone_opens_per_player_and_the_replay_shows_the_solver(
             assert "۱" in text and not re.search(r"[0-9]", re.sub(r"[A-L][0-9]+", "", text))
         assert fits_the_width(phone)
         assert phone.evaluate("document.documentElement.scrollHeight") > closed_height
-        shot(phone, f"review-phone-{language}")
+        shot(phone, f"review-phone-{language}-all-open")
         assert axe_problems(phone, f"{language} review open") == []
         phone.locator("a.button", has_text=replay).click()
         phone.locator(".replay-nav").wait_for()

@@ -23,7 +23,7 @@ from tests.web.cryptid.test_play import (  # noqa: F401
     referee_state,
 )
 
-REVIEWS = re.compile(r'<details class="review"><summary>(.*?)</summary><ul>(.*?)</ul></details>', re.S)
+REVIEWS = re.compile(r'<details class="review"(?: open)?><summary>(.*?)</summary><ul>(.*?)</ul></details>', re.S)
 
 
 def table(apps, players: int) -> tuple[str, list[Phone], list[str]]:  # noqa: F811
@@ -67,6 +67,8 @@ def test_every_screen_reviews_each_player_in_plain_sentences_and_names_the_faile
         body = html.unescape(client.get(page).get_data(as_text=True))
         reviews = REVIEWS.findall(body)
         assert len(reviews) == 4, page
+        # A phone opens its own player's review; the host screen and the public page open none.
+        assert body.count('<details class="review" open>') == (1 if page.startswith("/s/") else 0), page
         assert not any(re.search(r"\bbits?\b", summary + lines) for summary, lines in reviews)
         text = " ".join(summary + lines for summary, lines in reviews)
         # Moves numbered as the page's log numbers them: one item per move, its answers and owed cube with it.
