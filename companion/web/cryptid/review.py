@@ -40,15 +40,18 @@ def place(hex: int) -> str:
 
 def review_rows(game: Game, state: State, names: dict[int, str]) -> dict[int, dict]:
     """Per seat, the after-game review: a one-sentence summary, and the sentences behind it (when its clue and
-    the pieces settled the habitat, what the Solver could tell, its searches, the cubes that gave away more
-    than they had to)."""
+    the pieces settled the habitat, what the Solver could tell, its searches and those it stopped, the cubes that
+    gave away more than they had to)."""
     reviews = game_review(game, state)
     if reviews is None:
         return {}
     # Moves are numbered as the log on the page numbers them: one per move with its answers (log_turns).
     moves = {entry.n: number for number, turn in enumerate(log_turns(state.log), 1) for entry in turn}
+    stopped = {seat: [(search, r.seat) for r in reviews for search in r.searches if search.stopped_by == seat]
+               for seat in state.seats}
     return {seat_review.seat: {"summary": _summary(seat_review, state, moves),
-                               "lines": _lines(seat_review, game, names, moves)} for seat_review in reviews}
+                               "lines": _lines(seat_review, game, names, moves, stopped[seat_review.seat])}
+            for seat_review in reviews}
 
 
 def _summary(seat_review: SeatReview, state: State, moves: dict[int, int]) -> str:
@@ -61,7 +64,8 @@ def _summary(seat_review: SeatReview, state: State, moves: dict[int, int]) -> st
     return gettext("The pieces never left them one hex before the end.")
 
 
-def _lines(seat_review: SeatReview, game: Game, names: dict[int, str], moves: dict[int, int]) -> list[str]:
+def _lines(seat_review: SeatReview, game: Game, names: dict[int, str], moves: dict[int, int],
+           stopped: list[tuple[SearchReview, int]]) -> list[str]:
     name, habitat = names[seat_review.seat], place(game.habitat)
     lines = []
     if seat_review.in_opening:
@@ -76,6 +80,8 @@ def _lines(seat_review: SeatReview, game: Game, names: dict[int, str], moves: di
         lines.append(gettext("The Solver, counting every possible setup, was sure from move %(n)s.",
                              n=moves[seat_review.solver_at]))
     lines.extend(_search_text(search, names, moves[search.entry]) for search in seat_review.searches)
+    lines.extend(gettext("Stopped the search of %(name)s on %(hex)s at move %(n)s with a cube.", name=names[searcher],
+                         hex=place(search.hex), n=moves[search.entry]) for search, searcher in stopped)
     lines.extend(_cube_lines(seat_review.cubes, moves))
     return lines
 

@@ -77,6 +77,8 @@ def test_every_screen_reviews_each_player_in_plain_sentences_and_names_the_faile
         (move, last), = searches[-1:]
         assert last.n != move and f"Searched {hex_name(last.hex)} at move {move}, " in text
         assert f"{names[stopper]} stopped the search with a cube." in text
+        stopped = f"Stopped the search of {names[searcher]} on {hex_name(hex)} at move {searches[0][0]} with a cube."
+        assert stopped in text
         assert "The search found the habitat." in text
         assert re.search(r"\([^()]*\(", text) is None  # one level of brackets at most
         assert "The Solver, counting every possible setup, was" in text
