@@ -50,8 +50,14 @@ function ringHex(line) {
   document.querySelector("#play svg").scrollIntoView({ block: "nearest", behavior: "smooth" });
 }
 
+let crossingWaits = false;
+
 document.addEventListener("play:swapped", (event) => {
   const { play, moved, tapped } = event.detail;
+  if (crossingWaits && play.querySelector("form.cross")) {
+    crossingWaits = false;
+    play.querySelector("form.cross").requestSubmit();
+  }
   if (moved) announceMove(play);
   // The seat's name may have changed (a name saved in the lobby): the heading outside the fragment follows.
   const heading = document.querySelector(".seat-head h1");
@@ -60,6 +66,15 @@ document.addEventListener("play:swapped", (event) => {
 });
 
 document.addEventListener("DOMContentLoaded", () => {
+  // The notebook: a clue crossed off (or put back) is saved at once; without this file its button saves it.
+  // A box ticked while the previous one is being saved is sent with the fragment that answer brings (the
+  // ticks on the page survive the swap).
+  document.addEventListener("change", (event) => {
+    const box = event.target.closest && event.target.closest("#play form.cross input[type=checkbox]");
+    if (!box) return;
+    if (box.form.dataset.sending) crossingWaits = true;
+    else box.form.requestSubmit();
+  });
   document.addEventListener("click", (event) => {
     const line = event.target.closest("#play .log-list li[data-x], #play .log-list li[data-hex]");
     if (line) ringHex(line);
