@@ -505,9 +505,9 @@ def own_marks_svg(marks: dict[int, str]) -> str:
     for hex, mark in sorted(marks.items()):
         x, y = hex_center(hex)
         y += SIZE * 0.62
-        parts.append(f'<g class="own-mark m-{mark}" data-hex="{hex}"><circle cx="{_n(x)}" cy="{_n(y)}" r="2.3"/>')
+        parts.append(f'<g class="own-mark m-{mark}" data-hex="{hex}"><circle cx="{_n(x)}" cy="{_n(y)}" r="2.7"/>')
         if mark == "no":
-            parts.append(f'<path d="M{_n(x - 1.1)} {_n(y - 1.1)}l2.2 2.2m0-2.2l-2.2 2.2"/></g>')
+            parts.append(f'<path d="M{_n(x - 1.3)} {_n(y - 1.3)}l2.6 2.6m0-2.6l-2.6 2.6"/></g>')
         else:
             parts.append(f'<text x="{_n(x)}" y="{_n(y + 0.3)}">?</text></g>')
     parts.append("</g>")

@@ -163,7 +163,7 @@ def facts_text(facts: HexFacts) -> str:
                                   structure=structure))
         else:
             parts.append(gettext("%(structure)s on this hex", structure=structure))
-    return " · ".join(parts)
+    return gettext(" · ").join(parts)  # the reader's separator: Persian zero is a dot, so "·" would read as one
 
 
 def _pieces(groups) -> list[dict]:

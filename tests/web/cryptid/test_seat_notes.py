@@ -32,7 +32,7 @@ from tests.web.cryptid.test_play import (  # noqa: F401
 )
 
 MARK = re.compile(r'class="own-mark m-(maybe|no)" data-hex="(\d+)"')
-CROSSED = re.compile(r'<input type="checkbox" name="off" value="(\d+)" id="x\d+" checked>')
+CROSSED = re.compile(r'<input type="checkbox" name="off" value="(\d+)" id="x\d+-\d+" checked>')
 
 
 def new_table(apps, players: int = 4, advanced: bool = False, **options):  # noqa: F811
