@@ -76,7 +76,7 @@ class ComputerSeat(Base):
 
 
 class SeatNotes(Base):
-    """A seat's own notes in its notebook (docs/cryptid-play.md section 9.2): the clues it crossed off per opponent
+    """A seat's own notes in its notebook (docs/cryptid-play.md section 9.3): the clues it crossed off per opponent
     and its marks on hexes, as JSON. Keyed by seat, not by phone, so the next phone taking the seat finds them;
     only that seat's pages ever read them. `revision` counts the changes, for the seat's live updates."""
 

@@ -1,4 +1,4 @@
-"""The notebook that keeps the books on a seat's phone (docs/cryptid-play.md section 9.2): each opponent's pieces
+"""The notebook that keeps the books on a seat's phone (docs/cryptid-play.md section 9.3): each opponent's pieces
 with the facts of their hexes, the mode's clue list the player crosses off, the player's marks on hexes, and
 "check my notes". What the player wrote is stored per seat (models.SeatNotes) and read only for that seat's own
 pages; the books themselves come from the seat's view (cryptid.books).

@@ -1,4 +1,4 @@
-"""The notebook that keeps the books on a seat's phone (docs/cryptid-play.md section 9.2): what a player crosses off
+"""The notebook that keeps the books on a seat's phone (docs/cryptid-play.md section 9.3): what a player crosses off
 and marks is stored per seat, survives a reload and the next phone taking the seat, wakes that seat's live
 updates only, and never reaches another seat, the host or the public; "check my notes" checks without solving;
 the page shows no chance or count the player did not work out and stays within its weight budget."""
