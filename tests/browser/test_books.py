@@ -122,14 +122,25 @@ def test_screenshots_of_the_books_and_the_solver(browser, live_server, live_app)
                 page.locator(f"#play svg a[href*='hex={hex}#']").click()
                 page.locator("#sheet").get_by_role("button", name=mark).click()
                 page.locator(f"#play svg .own-mark[data-hex='{hex}']").wait_for()
+                page.locator("#sheet").get_by_role("link", name="Cancel").click()
+                page.locator("#sheet").wait_for(state="detached")
             page.goto(seats[1] + "?check=1")
         text = page.locator("#notebook").inner_text()
         assert "%" not in text and "chance" not in text
         assert (page.locator("#solver").count() == 1) == solver
-        for language in ("en", "fa"):
+        for language in ("en", "fa", "el", "ja"):
             page.context.add_cookies([{"name": "lang", "value": language, "url": live_server}])
             page.reload()
             page.locator("#notebook").wait_for()
             assert axe_problems(page, f"{language} books solver={solver}") == []
             shoot(page, f"{'solver' if solver else 'books'}-{language}-390")
+        if SHOTS:  # the same phone's page on a wide screen, in English and Persian
+            wide = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+            wide.goto(seats[1])
+            wide.get_by_role("button", name="Play Player 2 on this phone").click()
+            for language in ("en", "fa"):
+                wide.context.add_cookies([{"name": "lang", "value": language, "url": live_server}])
+                wide.goto(seats[1] + "?check=1")
+                shoot(wide, f"{'solver' if solver else 'books'}-{language}-1280")
+            wide.context.close()
         page.context.close()

@@ -504,8 +504,8 @@ def own_marks_svg(marks: dict[int, str]) -> str:
     parts = ['<g class="own-marks" aria-hidden="true">']
     for hex, mark in sorted(marks.items()):
         x, y = hex_center(hex)
-        y += SIZE * 0.62
-        parts.append(f'<g class="own-mark m-{mark}" data-hex="{hex}"><circle cx="{_n(x)}" cy="{_n(y)}" r="2.7"/>')
+        y += SIZE * 0.53
+        parts.append(f'<g class="own-mark m-{mark}" data-hex="{hex}"><circle cx="{_n(x)}" cy="{_n(y)}" r="2.5"/>')
         if mark == "no":
             parts.append(f'<path d="M{_n(x - 1.3)} {_n(y - 1.3)}l2.6 2.6m0-2.6l-2.6 2.6"/></g>')
         else:

@@ -402,7 +402,7 @@ def seat_context(token: str, game: Game, seat: int, state: State) -> dict:
     context = live_context(game, state, seat=seat, live_url=url_for("play.seat_live", token=token, **view_args()),
                            act_url=url_for("play.seat_act", token=token), link=link, replay=_replay_step(state),
                            solver=solver_shown(game, state), notes=notes)
-    if context["replay"] is None and state.phase not in ("lobby", OVER):
+    if context["replay"] is None and state.phase not in ("lobby", OVER) and seat not in context["computers"]:
         context["books"] = books_context(game, context["view"], notes, context["names"], link)
         context["notes_url"] = url_for("play.seat_notes", token=token, **view_args())
     following = next_refereed_code(game) if state.phase == OVER else None
