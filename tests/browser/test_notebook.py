@@ -40,9 +40,10 @@ def test_a_solver_game_from_the_deal_form_to_the_review(browser, live_server, li
     host.goto(live_server + "/")
     host.locator(".segmented label", has_text="4").click()
     host.get_by_label("The app referees: play on phones").check()
-    host.get_by_label("Solver: shows every possibility and each hex's chance").check()
-    # More clues to tell apart: the counts fall move by move. (The solo form below has an "Advanced mode" too.)
+    # More clues to tell apart: the counts fall move by move. (The solo form below has "Advanced mode" and the
+    # solver too.)
     deal_form = host.locator("form", has=host.get_by_role("button", name="Deal a new game"))
+    deal_form.get_by_label("Solver: shows every possibility and each hex's chance").check()
     deal_form.get_by_label("Advanced mode").check()
     host.get_by_role("button", name="Deal a new game").click()
     host.wait_for_url(re.compile(r"/h/[^/]+$"))
