@@ -9,7 +9,8 @@ import random
 
 from companion.cryptid.play import State
 from companion.web.cryptid.refereed import load_play
-from tests.web.cryptid.test_play import Phone, play_a_move
+from tests.cryptid.test_play import turn_moves
+from tests.web.cryptid.test_play import Phone, hex_json, play_a_move
 
 from .conftest import PHONE
 from .test_accessibility import axe_problems
@@ -23,10 +24,15 @@ def table_mid_game(page, live_server: str, live_app, moves: int, **options) -> t
     game = live_app.extensions["dealer"].load(data["code"])
     rng = random.Random(data["code"])
     phones = [Phone(live_app.test_client(), seat["url"]) for seat in data["seats"]]
-    for _ in range(moves):
+    for _ in range(moves):  # questions and cubes only: a search might end the game
         with live_app.app_context():
             state: State = load_play(game)
-        play_a_move(phones[state.turn - 1], state, state.turn, rng, hunt=False)
+        phone = phones[state.turn - 1]
+        if state.pending == "cube":
+            play_a_move(phone, state, state.turn, rng, hunt=False)
+        else:
+            ask = rng.choice([m for m in turn_moves(state) if m.action == "ask"])
+            phone.post({"action": "ask", "seat": ask.target, "hex": hex_json(ask.hex)})
     return data["code"], [seat["url"] for seat in data["seats"]]
 
 

@@ -57,10 +57,10 @@ from .common import (
     game_or_404,
     hex_labels,
     host_game,
+    kept_args,
     map_letters,
     replay_step,
     replay_steps,
-    kept_args,
     seat_game,
     seat_url,
     view_args,
@@ -82,7 +82,7 @@ from .notebook import (
     review_rows,
     seat_notebook,
 )
-from .notes import apply_notes, books_context, load_notes, parse_notes_form
+from .notes import Notes, apply_notes, books_context, load_notes, parse_notes_form
 from .panel import host_panel, seat_panel
 from .refereed import (
     draw_first,
@@ -158,7 +158,7 @@ def live_context(game: Game, state: State, *, seat: int | None, live_url: str, a
     names = labelled_names(seen.names, computers, gettext)
     playing = seen.phase not in ("lobby", OVER) and replay is None
     solved = seat_notebook(game, seen) if solver and seat is not None and playing else None
-    own_marks = notes.marks if notes is not None and playing else {}
+    own_marks = notes.marks if notes is not None and playing else None
     return {
         "game": game,
         "state": state,
@@ -221,8 +221,7 @@ def _sheet(game: Game, seen: View, selected: int | None, names: dict[int, str],
     return {"hex": selected, "name": board_name(selected), "terrain": terrain_name(game, selected),
             "version": seen.version, "disc": bool(seen.allowed >> selected & 1), "choices": choices, "note": note,
             "odds": hex_odds_text(solved, selected) if solved else None,
-            "mark": (own_marks or {}).get(selected, "none") if own_marks is not None and seen.phase not in ("lobby", OVER)
-            else None}
+            "mark": own_marks.get(selected, "none") if own_marks is not None else None}
 
 
 def _with_query(url: str, query: str) -> str:
@@ -235,10 +234,10 @@ def terrain_name(game: Game, hex: int) -> str:
 
 def _board(game: Game, seen: View, shown: View, selected: int | None, link: callable, replay: int | None,
            solved: Notebook | None = None, own_marks: dict[int, str] | None = None) -> str:
-    """The board with the pieces of `shown`; for a seat, its clue's shading, its choices and hex links, its own
-    marks, and with the solver the hexes that may be the habitat, by probability. Two rings of this page's own ride on top: one
-    on the selected hex (pages without JavaScript scroll to it, #here) and one the script moves to the hex of a
-    tapped log line."""
+    """The board with the pieces of `shown`; for a seat, its clue's shading, its choices and hex links (keeping the
+    notebook's open page), its own marks, and with the solver the hexes that may be the habitat, by probability.
+    Two rings of this page's own ride on top: one on the selected hex (pages without JavaScript scroll to it,
+    #here) and one the script moves to the hex of a tapped log line."""
     last = next((e.hex for e in reversed(shown.log) if e.hex is not None), None)
     digits = language_digits()
     marks = odds_marks({hex: odds_band(solved.probability(hex)) for hex in solved.habitats}) if solved else ""
@@ -253,7 +252,8 @@ def _board(game: Game, seen: View, shown: View, selected: int | None, link: call
         letters=map_letters(),
         habitat=seen.reveal.habitat if seen.reveal and replay is None else None,
         selected=selected,
-        hex_href=_with_query(link(**kept_args()), "hex={}") + "#here" if seen.seat is not None and shown.phase != OVER else None,
+        hex_href=(_with_query(link(**kept_args()), "hex={}") + "#here"
+                  if seen.seat is not None and shown.phase != OVER else None),
         marked=seen.choices,
         css_class="play-map",
         overlay=marks,

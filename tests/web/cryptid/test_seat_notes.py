@@ -40,6 +40,20 @@ def new_table(apps, players: int = 4, advanced: bool = False, **options):  # noq
     return data["code"], [urlsplit(s["url"]).path.rsplit("/", 1)[1] for s in data["seats"]], data
 
 
+def play_on(apps, code: str, tokens: list[str], moves: int, rng: random.Random) -> None:  # noqa: F811
+    """Random questions and cubes (never a search, which might end the game) through the seats' API."""
+    client = apps[0].test_client()
+    phones = [Phone(client, f"https://x/s/{t}") for t in tokens]
+    for _ in range(moves):
+        state = referee_state(apps[0], code)
+        phone = phones[state.turn - 1]
+        if state.pending == "cube":
+            play_a_move(phone, state, state.turn, rng, hunt=False)
+            continue
+        ask = rng.choice([m for m in turn_moves(state) if m.action == "ask"])
+        phone.post({"action": "ask", "seat": ask.target, "hex": hex_json(ask.hex)})
+
+
 def books_of(page: str) -> str:
     start = page.find(BOOKS_START)
     return "" if start < 0 else page[start:page.index("</section>", start)]
@@ -134,12 +148,8 @@ def test_check_my_notes_says_whether_then_which_and_never_more(apps):  # noqa: F
 
 def test_the_books_show_no_chance_or_count_the_player_did_not_work_out(apps):  # noqa: F811
     code, tokens, _ = new_table(apps, 5, True)
-    rng = random.Random(4)
+    play_on(apps, code, tokens, 25, random.Random(4))
     client = apps[0].test_client()
-    phones = [Phone(client, f"https://x/s/{t}") for t in tokens]
-    for _ in range(25):
-        state = referee_state(apps[0], code)
-        play_a_move(phones[state.turn - 1], state, state.turn, rng, hunt=False)
     for seat, token in enumerate(tokens, 1):
         page = client.get(f"/s/{token}").get_data(as_text=True)
         books = html.unescape(books_of(page))
@@ -206,12 +216,8 @@ def test_no_response_of_a_whole_game_shows_another_seats_notes(apps):  # noqa: F
 def test_the_seat_page_with_the_books_stays_within_its_budget_in_every_language(apps):  # noqa: F811
     """Advanced, 5 players, mid-game, with notes written: the page and its assets as the site sends them."""
     code, tokens, _ = new_table(apps, 5, True)
+    play_on(apps, code, tokens, 30, random.Random(1))
     client = apps[0].test_client()
-    rng = random.Random(1)
-    phones = [Phone(client, f"https://x/s/{t}") for t in tokens]
-    for _ in range(30):
-        state = referee_state(apps[0], code)
-        play_a_move(phones[state.turn - 1], state, state.turn, rng, hunt=False)
     cross(client, tokens[0], 2, clue_list("advanced")[:20])
     for hex in range(0, 108, 9):
         mark(client, tokens[0], hex, "no")
