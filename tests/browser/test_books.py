@@ -39,8 +39,9 @@ def table_mid_game(page, live_server: str, live_app, moves: int, **options) -> t
 def shoot(page, name: str) -> None:
     if SHOTS:
         page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
-        page.locator("#notebook").scroll_into_view_if_needed()
-        page.screenshot(path=os.path.join(SHOTS, f"{name}-notebook.png"))
+        for part in ("board", "notebook"):  # the board with the marks, then the top of the notebook
+            page.evaluate(f"document.getElementById('{part}').scrollIntoView()")
+            page.screenshot(path=os.path.join(SHOTS, f"{name}-{part}.png"))
 
 
 def crossed(page) -> list[str]:
