@@ -63,7 +63,7 @@ AXE_VISITS = [
     ("en", "{refereed_seat}"), ("fa", "{refereed_seat}"), ("en", "{refereed_seat}?hex=40"),
     ("fa", "{refereed_seat}?hex=40"), ("en", "{refereed_host}"), ("ja", "{refereed_host}"),
     ("el", "/help/refereed?back={refereed_seat_path}"),
-    # A notebook table's seat (with a sheet open too), and a refereed game's end with every player's review.
+    # A solver table's seat with its notebook (with a sheet open too), and a refereed game's end with every review.
     ("en", "{notebook_seat}"), ("fa", "{notebook_seat}?hex=40"), ("ja", "{notebook_seat}"), ("el", "{notebook_seat}"),
     ("en", "{ended_seat}"), ("fa", "{ended_host}"),
     # A Markers table: a seat (with its sheet open), the host screen and a seat at the end.
@@ -88,7 +88,7 @@ def places(browser, live_server, host_of, revealed, live_app) -> dict[str, str]:
     found.update(refereed_host=dealt["host_url"], refereed_seat=dealt["seats"][0]["url"],
                  refereed_seat_path=urlsplit(dealt["seats"][0]["url"]).path)
     api = host_of(fresh).split("/h/")[0] + "/api/tables"
-    found["notebook_seat"] = page.request.post(api, data={"players": 4, "advanced": True, "notebook": True}).json()["seats"][1]["url"]
+    found["notebook_seat"] = page.request.post(api, data={"players": 4, "advanced": True, "solver": True}).json()["seats"][1]["url"]
     ended = page.request.post(api, data={"players": 3}).json()
     with live_app.app_context():  # the table agrees to the reveal: the game ends, its review on every screen
         settle_reveal(live_app.extensions["dealer"].load(ended["code"]))

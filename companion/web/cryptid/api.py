@@ -30,7 +30,7 @@ from .head import read_head
 from .models import CLASSIC, MARKERS, VARIANTS
 from .notebook import game_review, notebook_json, review_json, seat_notebook
 from .play import COMPUTER_SEAT
-from .refereed import create_refereed, has_notebook, is_refereed, load_play, submit
+from .refereed import create_refereed, has_solver, is_refereed, load_play, submit
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -70,13 +70,14 @@ def _bad_json(error: BadJson):
 
 def _play_view(game, state, seat=None) -> dict:
     """docs/cryptid-play.md section 8.6: the viewer's state, each seat with its computer player's level (null for a
-    person), the seat's notebook at a table that chose it (null otherwise, and once the game is over), and the
+    person), the solver's figures for the seat at a table that chose the solver (as `notebook`, its name before the
+    notebook that keeps the books; null otherwise, and once the game is over), and the
     after-game review once it is over (null before)."""
     seen = view(state, seat, gettext)
     data = computers_json({"code": game.code} | seen.to_json(), computer_seats(game.code))
     if seat is not None:
         running = seen.phase not in ("lobby", OVER)
-        data["notebook"] = notebook_json(seat_notebook(game, seen) if running and has_notebook(game) else None)
+        data["notebook"] = notebook_json(seat_notebook(game, seen) if running and has_solver(game) else None)
     data["review"] = review_json(game_review(game, state))
     return data
 
@@ -111,14 +112,16 @@ def create_table():
         raise BadJson(gettext('"variant" must be "classic" or "markers".'))
     counts = markers.PLAYER_COUNTS if variant == MARKERS else PLAYER_COUNTS
     if (type(players) is not int or players not in counts or not isinstance(advanced, bool)
-            or set(data) - {"players", "advanced", "notebook", "computers", "variant"}):
+            or set(data) - {"players", "advanced", "solver", "notebook", "computers", "variant"}):
         raise BadJson(gettext('Send {"players": 2, 3 or 4, "advanced": true or false, "variant": "markers"}.')
                       if variant == MARKERS else gettext('Send {"players": 3, 4 or 5, "advanced": true or false}.'))
-    if not isinstance(data.get("notebook", False), bool):
-        raise BadJson(gettext('"notebook" must be true or false.'))
+    # "notebook" is the solver's name from before the notebook that keeps the books: old clients keep what they chose.
+    for option in ("solver", "notebook"):
+        if not isinstance(data.get(option, False), bool):
+            raise BadJson(gettext('"%(option)s" must be true or false.', option=option))
     computers = _computers(data.get("computers"), players)
     game = dealer().new_game(players, ADVANCED if advanced else NORMAL)
-    create_refereed(game, start=True, notebook=data.get("notebook", False), computers=computers, variant=variant)
+    create_refereed(game, start=True, solver=data.get("solver", False) or data.get("notebook", False), computers=computers, variant=variant)
     base, _ = phone_base()
     body = {
         "code": game.code,

@@ -55,8 +55,14 @@ def replay_step(over: bool) -> int | None:
 
 
 def view_args() -> dict:
-    """The query arguments a live fragment keeps (selected hex, replay step), nothing else."""
-    return {key: request.args[key][:8] for key in ("hex", "replay") if key in request.args}
+    """The query arguments a live fragment keeps (selected hex, replay step, the notebook's open page and its
+    check), nothing else."""
+    return {key: request.args[key][:8] for key in ("hex", "replay", "nb", "check") if key in request.args}
+
+
+def kept_args() -> dict:
+    """The query arguments a tap on a hex keeps: the notebook's open page."""
+    return {key: request.args[key][:8] for key in ("nb",) if key in request.args}
 
 
 class GameNotFound(Exception):

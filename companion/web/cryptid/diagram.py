@@ -500,3 +500,21 @@ def odds_marks(bands: dict[int, int]) -> str:
     """SVG of the notebook's shading: per hex its band (1-4); hexes without a band are not drawn."""
     marks = "".join(f'<use href="#o{band}"{_HEX_AT[hex]}/>' for hex, band in sorted(bands.items()) if band)
     return f'{odds_defs()}<g class="odds-marks" aria-hidden="true">{marks}</g>'
+
+
+def own_marks_svg(marks: dict[int, str]) -> str:
+    """SVG of a seat's own marks on hexes (its notebook): a question mark for "maybe", a cross for "no", small at
+    the bottom of the hex (where no disc sits), white on dark so they read on every terrain and beside the pieces."""
+    if not marks:
+        return ""
+    parts = ['<g class="own-marks" aria-hidden="true">']
+    for hex, mark in sorted(marks.items()):
+        x, y = hex_center(hex)
+        y += SIZE * 0.53
+        parts.append(f'<g class="own-mark m-{mark}" data-hex="{hex}"><circle cx="{_n(x)}" cy="{_n(y)}" r="2.5"/>')
+        if mark == "no":
+            parts.append(f'<path d="M{_n(x - 1.3)} {_n(y - 1.3)}l2.6 2.6m0-2.6l-2.6 2.6"/></g>')
+        else:
+            parts.append(f'<text x="{_n(x)}" y="{_n(y + 0.3)}">?</text></g>')
+    parts.append("</g>")
+    return "".join(parts)

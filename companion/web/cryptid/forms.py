@@ -54,7 +54,7 @@ class NewGameForm(Form):
         default=BOX,
         validate_choice=False,  # a form without the field (older pages, scripts) plays with the box
     )
-    notebook = BooleanField(_l("A deduction notebook on each phone"))
+    solver = BooleanField(_l("Solver: shows every possibility and each hex's chance"))
     variant = RadioField(
         _l("Game"),
         choices=[SelectChoice(CLASSIC, _l("Cryptid: ask, search and place cubes")),
@@ -148,4 +148,5 @@ class SoloForm(Form):
     level = SelectField(_l("Their level"), choices=[SelectChoice(level, name) for level, name in LEVEL_NAMES.items()],
                         default=DEFAULT_LEVEL)
     advanced = BooleanField(_l("Advanced mode"))
+    solver = BooleanField(_l("Solver: shows every possibility and each hex's chance"))
     submit = SubmitField(_l("Play against the computer"))

@@ -35,7 +35,7 @@ def create():
         return _home(400, new_form=form)
     game = dealer().new_game(form.players.data, ADVANCED if form.advanced.data else NORMAL)
     if form.how.data == REFEREED:
-        create_refereed(game, notebook=form.notebook.data, computers=form.computer_levels(),
+        create_refereed(game, solver=form.solver.data, computers=form.computer_levels(),
                         variant=form.variant.data if form.markers else CLASSIC)
     return redirect(host_url(game.code), 303)
 
@@ -50,7 +50,8 @@ def solo():
         return _home(400, solo_form=form)
     players = form.opponents.data + 1
     game = dealer().new_game(players, ADVANCED if form.advanced.data else NORMAL)
-    create_refereed(game, start=True, computers={seat: form.level.data for seat in range(2, players + 1)})
+    create_refereed(game, start=True, solver=form.solver.data,
+                    computers={seat: form.level.data for seat in range(2, players + 1)})
     return redirect(seat_url("", game.code, 1), 303)
 
 
