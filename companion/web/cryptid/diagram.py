@@ -281,10 +281,11 @@ def _terrain_set(name: str, letters: dict[str, str], textures: bool) -> str:
 
 
 def hex_label_ids(board: Board, index: int) -> str:
-    """The ids a hex link is named by: its row, its column and its terrain. A page with a linked map provides
-    hidden elements with these ids (r1-r9, c1-c12, and f d s m w naming the terrains) in its language."""
+    """The ids a hex link is named by: its column letter, its row (together its name, "E5", as the board's edges
+    print it) and its terrain. A page with a linked map provides hidden elements with these ids (c1-c12, r1-r9,
+    and f d s m w naming the terrains), the terrains in its language."""
     row, col = hex_row_col(index)
-    return f"r{row + 1} c{col + 1} {board.cells[index][0][0]}"
+    return f"c{col + 1} r{row + 1} {board.cells[index][0][0]}"
 
 
 def board_svg(

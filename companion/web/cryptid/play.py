@@ -221,6 +221,11 @@ def terrain_name(game: Game, hex: int) -> str:
     return gettext(TERRAIN_NAMES[game.board.cell(hex)[0]])
 
 
+def hex_and_terrain(game: Game, hex: int) -> str:
+    """"E5, forest": the separator is the language's own (Persian writes its comma, ،)."""
+    return gettext("%(place)s, %(terrain)s", place=board_name(hex), terrain=terrain_name(game, hex))
+
+
 def _board(game: Game, seen: View, shown: View, selected: int | None, link: callable, replay: int | None,
            notes: Notebook | None = None) -> str:
     """The board with the pieces of `shown`; for a seat, its clue's shading, its choices and hex links, and with
@@ -259,7 +264,7 @@ def _results(game: Game, state: State, seen: View, names: dict[int, str]) -> dic
              "clue": " ".join(clue_text(c, gettext) for c in seen.reveal.seat_clues(s)),
              "review": review.get(s, [])} for s in seen.seats]
     return {"ranks": sorted(rows, key=lambda r: (r["rank"] or 9, r["seat"])),
-            "habitat": f"{board_name(seen.reveal.habitat)}, {terrain_name(game, seen.reveal.habitat)}",
+            "habitat": hex_and_terrain(game, seen.reveal.habitat),
             "moves": seen.version}
 
 
