@@ -391,3 +391,30 @@ def test_rules_have_one_text_form():
     for bad in ("refund=maybe", "speed=fast", "ties"):
         with pytest.raises(ValueError):
             Rules.from_text(bad)
+
+
+def test_two_clues_rarely_single_out_one_hex():
+    """Why a 2-player Markers game deals two clues each (docs/cryptid-markers.md section 2, point 2): over the
+    official maps, few pairs of clues (neither making the other useless) allow exactly one hex."""
+    from itertools import combinations
+
+    from companion.cryptid.board import Board
+    from companion.cryptid.clues import clue_areas, clues_for_mode
+    from tests.helpers import DATA
+
+    maps = {json.loads(line)["map_code"] for line in (DATA / "official-setups.jsonl").read_text().splitlines()}
+    pairs, single, boards = {"normal": 0, "advanced": 0}, {"normal": 0, "advanced": 0}, {"normal": 0, "advanced": 0}
+    for code in maps:
+        board = Board.from_map_code(code)
+        areas = clue_areas(board)
+        found = 0
+        for first, second in combinations(clues_for_mode(board.mode), 2):
+            a, b = areas[first.index], areas[second.index]
+            if a and b and a & b not in (a, b):
+                pairs[board.mode] += 1
+                found += (a & b).bit_count() == 1
+        single[board.mode] += found
+        boards[board.mode] += bool(found)
+    assert len(maps) == 320
+    assert pairs == {"normal": 40469, "advanced": 175574}
+    assert single == {"normal": 7, "advanced": 15} and boards == {"normal": 7, "advanced": 12}

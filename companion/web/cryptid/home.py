@@ -50,7 +50,8 @@ def solo():
         return _home(400, solo_form=form)
     players = form.opponents.data + 1
     game = dealer().new_game(players, ADVANCED if form.advanced.data else NORMAL)
-    create_refereed(game, start=True, computers={seat: form.level.data for seat in range(2, players + 1)})
+    create_refereed(game, start=True, notebook=form.notebook.data,
+                    computers={seat: form.level.data for seat in range(2, players + 1)})
     return redirect(seat_url("", game.code, 1), 303)
 
 
