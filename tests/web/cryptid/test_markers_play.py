@@ -4,6 +4,7 @@ other seat's clue or sealed claim in anything a phone receives before the end.""
 
 from __future__ import annotations
 
+import html as html_text
 import json
 import random
 from urllib.parse import urlsplit
@@ -75,7 +76,13 @@ def test_the_deal_form_refuses_what_markers_cannot_play(site, data, message):
 def test_two_players_may_deal_markers_but_not_a_classic_refereed_game(site):
     client = site.test_client()
     assert client.post("/", data={"players": 2, "how": "referee", "variant": "markers"}).status_code == 303
-    assert client.post("/", data={"players": 2, "how": "referee"}).status_code == 400
+    refused = client.post("/", data={"players": 2, "how": "referee"})
+    # Without JavaScript the server's refusal says why and what to choose; the note beside the choice says it first.
+    reason = "With 2 players the app referees only the Markers variant: classic Cryptid's questions need at least two other players."
+    assert refused.status_code == 400 and reason in html_text.unescape(refused.get_data(as_text=True))
+    home = html_text.unescape(client.get("/").get_data(as_text=True))
+    assert f'<p class="note" id="two-players-note">{reason}</p>' in home
+    assert '<input aria-describedby="two-players-note" id="how-1" name="how" type="radio" value="referee">' in home
 
 
 def test_json_deals_markers_and_refuses_bad_variants(site):
