@@ -285,3 +285,27 @@ def test_the_markers_sheet_names_the_hex_and_its_terrain(site):
     page = client.get(f"/s/{seat_token(code, 1)}?hex=40").get_data(as_text=True)
     heading = page[page.index('id="sheet-heading"'):page.index("</h2>", page.index('id="sheet-heading"'))]
     assert markers.hex_name(40) in heading and f'<span class="terrain">{terrain}</span>' in heading
+
+
+def test_the_last_player_standing_is_named_as_the_winner(site):
+    client = site.test_client()
+    code = client.post("/api/tables", json={"players": 2, "variant": "markers"}).get_json()["code"]
+    assert client.post(f"/api/seats/{seat_token(code, 2)}/play", json={"action": "leave"}).status_code == 200
+    assert server_state(site, code).outcome == markers.LAST_STANDING
+    for path in (f"/s/{seat_token(code, 1)}", f"/h/{host_token(code)}", f"/games/{code}"):
+        assert "Player 1 is the last player who can claim, and wins." in client.get(path).get_data(as_text=True)
+
+
+def test_one_right_claim_says_who_was_right_and_where(site):
+    client = site.test_client()
+    code = client.post("/api/tables", json={"players": 3, "variant": "markers"}).get_json()["code"]
+    state = server_state(site, code)
+    order = [(state.turn - 1 + step) % 3 + 1 for step in range(3)]
+    _claim(client, code, order[0], markers.ITS_HERE, state.game.habitat)
+    for seat in order[1:]:
+        now = server_state(site, code)
+        _claim(client, code, seat, markers.NOT_HERE, next(iter(markers.hexes_of(now.not_here_choices(seat)))))
+    state = server_state(site, code)
+    assert state.right == (order[0],) == state.winners
+    name, place = f"Player {order[0]}", markers.hex_name(state.game.habitat)
+    assert f"{name} was right: the creature is on {place}. {name} wins." in client.get(f"/games/{code}").get_data(as_text=True)
