@@ -33,6 +33,8 @@ def test_two_players_cannot_pick_a_classic_refereed_game_and_see_why(phone, live
     form.get_by_label(re.compile(r"^Markers \(2 to 4")).check()
     assert referee.is_enabled() and "warning" not in note.get_attribute("class")
     referee.check()
+    five = form.locator("input[name='players'][value='5']")
+    assert five.is_disabled()  # Markers is for 2 to 4 players
     form.locator(".segmented label", has_text="3").click()
     assert [seats.nth(i).is_visible() for i in range(5)] == [True, True, True, False, False]
     form.get_by_role("button", name="Deal a new game").click()
