@@ -110,7 +110,8 @@ def reveal_context(game: Game) -> dict:
         "hint": hint_text(game.hint, gettext),
         "tile_hint": tile_hint_text(*game.habitat_tile(), gettext),
         # The hex's name and its terrain apart, for the reveal's own whole sentence.
-        "habitat": {"name": board_hex_name(game.habitat), "terrain": gettext(TERRAIN_NAMES[game.board.cell(game.habitat)[0]])},
+        "habitat": {"name": board_hex_name(game.habitat),
+                    "terrain": gettext(TERRAIN_NAMES[game.board.cell(game.habitat)[0]])},
         "diagram": setup_diagram(game, habitat=game.habitat),
         "letters": map_letters(),  # for the map's key
     }

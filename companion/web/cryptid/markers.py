@@ -177,8 +177,8 @@ def _sheet(game: Game, seen: markers.View, selected: int | None) -> dict | None:
             "at least one of your clues rules this hex out.")
     else:
         says = gettext("your clue allows this hex.") if allowed else gettext("your clue rules this hex out.")
-    return {"hex": selected, "name": place, "terrain": terrain_name(game, selected), "allowed": allowed, "says": says, "choices": choices,
-            "note": note, "version": seen.version}
+    return {"hex": selected, "name": place, "terrain": terrain_name(game, selected), "allowed": allowed,
+            "says": says, "choices": choices, "note": note, "version": seen.version}
 
 
 def _board(game: Game, seen: markers.View, shown: markers.View, selected: int | None, link) -> str:

@@ -78,7 +78,8 @@ def test_two_players_may_deal_markers_but_not_a_classic_refereed_game(site):
     assert client.post("/", data={"players": 2, "how": "referee", "variant": "markers"}).status_code == 303
     refused = client.post("/", data={"players": 2, "how": "referee"})
     # Without JavaScript the server's refusal says why and what to choose; the note beside the choice says it first.
-    reason = "With 2 players the app referees only the Markers variant: classic Cryptid's questions need at least two other players."
+    reason = ("With 2 players the app referees only the Markers variant: classic Cryptid's questions need at least "
+              "two other players.")
     assert refused.status_code == 400 and reason in html_text.unescape(refused.get_data(as_text=True))
     home = html_text.unescape(client.get("/").get_data(as_text=True))
     assert f'<p class="note" id="two-players-note">{reason}</p>' in home
@@ -237,7 +238,8 @@ def _objections(state: markers.State, seat: int, hex: int) -> int:
 
 def _claim(client, code: str, seat: int, action: str, hex: int) -> None:
     row, col = hex_row_col(hex)
-    response = client.post(f"/api/seats/{seat_token(code, seat)}/play", json={"action": action, "hex": {"row": row, "col": col}})
+    response = client.post(f"/api/seats/{seat_token(code, seat)}/play",
+                           json={"action": action, "hex": {"row": row, "col": col}})
     assert response.status_code == 200, response.get_data(as_text=True)
 
 
@@ -308,4 +310,5 @@ def test_one_right_claim_says_who_was_right_and_where(site):
     state = server_state(site, code)
     assert state.right == (order[0],) == state.winners
     name, place = f"Player {order[0]}", markers.hex_name(state.game.habitat)
-    assert f"{name} was right: the creature is on {place}. {name} wins." in client.get(f"/games/{code}").get_data(as_text=True)
+    page = client.get(f"/games/{code}").get_data(as_text=True)
+    assert f"{name} was right: the creature is on {place}. {name} wins." in page
