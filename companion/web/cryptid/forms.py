@@ -93,7 +93,8 @@ class NewGameForm(Form):
         if self.variant.data == MARKERS:
             self._validate_markers(field.data)
         elif field.data == REFEREED and self.players.data == 2:
-            raise ValidationError(_l("The app referees games of 3 to 5 players: asking needs at least two other players."))
+            raise ValidationError(_l("With 2 players the app referees only the Markers variant: classic Cryptid's "
+                                     "questions need at least two other players."))
         if any(f.data not in (PERSON, None, "", *LEVEL_NAMES) for f in self.seats):
             raise ValidationError(_l("Not a valid choice."))
         computers = self.computer_levels()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext
 
-from companion.cryptid import Game
+from companion.cryptid import ADVANCED, Game
 from companion.cryptid.hexgrid import ALL_HEXES, HEX_COUNT
 from companion.cryptid.hexgrid import hex_name as board_name
 from companion.cryptid.notebook import Notebook
@@ -262,6 +262,11 @@ def terrain_name(game: Game, hex: int) -> str:
     return gettext(TERRAIN_NAMES[game.board.cell(hex)[0]])
 
 
+def hex_and_terrain(game: Game, hex: int) -> str:
+    """"E5, forest": the separator is the language's own (Persian writes its comma, ،)."""
+    return gettext("%(place)s, %(terrain)s", place=board_name(hex), terrain=terrain_name(game, hex))
+
+
 def _board(game: Game, seen: View, shown: View, selected: int | None, link: callable, replay: int | None,
            solved: Notebook | None = None, own_marks: dict[int, str] | None = None) -> str:
     """The board with the pieces of `shown`; for a seat, its clue's shading, its choices and hex links (keeping the
@@ -303,7 +308,7 @@ def _results(game: Game, state: State, seen: View, names: dict[int, str]) -> dic
              "clue": " ".join(clue_text(c, gettext) for c in seen.reveal.seat_clues(s)),
              "review": review.get(s, [])} for s in seen.seats]
     return {"ranks": sorted(rows, key=lambda r: (r["rank"] or 9, r["seat"])),
-            "habitat": f"{board_name(seen.reveal.habitat)}, {terrain_name(game, seen.reveal.habitat)}",
+            "habitat": hex_and_terrain(game, seen.reveal.habitat),
             "moves": seen.version}
 
 
@@ -441,6 +446,8 @@ def seat_context(token: str, game: Game, seat: int, state: State) -> dict:
     following = next_refereed_code(game) if state.phase == OVER else None
     if following:
         context["next_seat_url"] = url_for("seats.seat", token=seat_token(following, seat))
+    if state.phase == OVER:
+        context["play_again"] = solo_settings(game, seat, context["computers"])
     context["panel"] = seat_panel(token, game, seat) if state.phase != OVER else None
     if seat in context["computers"]:
         context.update(left_notice=str(COMPUTER_SEAT), act_url=None, sheet=None, your_turn=False)
@@ -448,6 +455,16 @@ def seat_context(token: str, game: Game, seat: int, state: State) -> dict:
         left_by_choice = any(isinstance(move, Leave) and move.seat == seat for move in state_moves(state))
         context["left_notice"] = illegal_move_text("you_left", {}, gettext) if left_by_choice else str(MARKED_GONE)
     return context
+
+
+def solo_settings(game: Game, seat: int, computers: dict[int, str]) -> dict | None:
+    """A game against the computer (the home page's solo form: this seat a person, every other seat a computer
+    of one level): its settings, for "Play again" on a new map; None at any other table."""
+    others = [computers.get(other) for other in range(1, game.players + 1) if other != seat]
+    if seat in computers or None in others or len(set(others)) != 1 or seat != 1:
+        return None
+    return {"opponents": game.players - 1, "level": others[0], "advanced": game.mode == ADVANCED,
+            "solver": has_solver(game)}
 
 
 def seat_page(token: str, game: Game, seat: int, head: TableHead | None = None):

@@ -375,7 +375,9 @@ def test_every_hex_link_on_both_kinds_of_seat_page_is_named_by_elements_on_that_
         named = re.findall(r'<a href="[^"]*\?hex=\d+(?:#here)?" aria-labelledby="([^"]+)"', page)
         assert len(named) == 108
         assert all(set(value.split()) <= ids for value in named)
-        assert '<span id="r1">Σειρά 1</span>' in page
+        # "E1": Latin, as the board's edges print it.
+        assert '<span id="c5" translate="no">E</span>' in page and '<span id="r1" translate="no">1</span>' in page
+        assert '<span id="f">δάσος</span>' in page
 
 
 def test_a_gone_vote_is_confirmed_seen_by_the_accused_and_can_be_taken_back(apps):
