@@ -92,7 +92,8 @@ def _computers(value, players: int) -> dict[int, str]:
     levels = {}
     for entry in value:
         if (not isinstance(entry, dict) or set(entry) != {"seat", "level"} or type(entry["seat"]) is not int
-                or not 1 <= entry["seat"] <= players or entry["level"] not in LEVEL_NAMES or entry["seat"] in levels):
+                or not 1 <= entry["seat"] <= players or not isinstance(entry["level"], str)
+                or entry["level"] not in LEVEL_NAMES or entry["seat"] in levels):
             raise BadJson(problem)
         levels[entry["seat"]] = entry["level"]
     if len(levels) >= players:
@@ -155,7 +156,7 @@ def _state_after_wait(game, seat):
 @bp.get("/tables/<code>/play")
 def table_play(code: str):
     game = _refereed_or_404(game_or_404(code))
-    if read_head(code).markers:
+    if read_head(game.code).markers:  # the canonical code: the URL's may be in lower case or lack its dash
         return jsonify(markers_web.api_state(game, None, _wait_param()))
     return jsonify(_play_view(game, _state_after_wait(game, None)))
 

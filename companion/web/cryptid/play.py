@@ -287,8 +287,10 @@ def live_response(game: Game, make_context, etag_of):
 
 
 def classic_only(game: Game) -> Game:
-    """The game, unless it is a Markers table, whose moves and pages are markers.py's: 404 then."""
-    if read_head(game.code).markers:
+    """The game, if the site referees it as classic Cryptid: 404 for a Markers table (its moves and pages are
+    markers.py's) and for a box game, which keeps no move log and no computer seats to write."""
+    head = read_head(game.code)
+    if head.markers or not head.refereed:
         abort(404)
     return game
 
