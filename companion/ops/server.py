@@ -104,11 +104,15 @@ def serve(
     site = create_app() if server == "waitress" else None  # granian's workers each build their own
     listener = listen(host, port, accept=server == "waitress")  # granian opens its own sockets
     print(banner(host, port, public_url, lan_address(), server, workers, threads, str(instance)), flush=True)
-    start_computer_players()
-    if server == "granian":
-        _run_granian(listener, workers, threads)
-    else:
-        _run_waitress(site, listener, threads)
+    os.environ[PARENT_VARIABLE] = str(os.getpid())  # granian's workers leave with this process (worker_site)
+    players = start_computer_players()
+    try:
+        if server == "granian":
+            _run_granian(listener, workers, threads)
+        else:
+            _run_waitress(site, listener, threads)
+    finally:
+        stop_computer_players(players)
 
 
 def listen(host: str, port: int, accept: bool = True) -> socket.socket:
@@ -234,55 +238,100 @@ def _run_granian(listener: socket.socket, workers: int, threads: int) -> None:
     ).serve()
 
 
+# Set for every process `serve` starts (the computer players' worker, granian's workers): the pid of the `serve`
+# process they belong to, so that each can tell at once whether that parent is already gone.
+PARENT_VARIABLE = "COMPANION_SERVE_PID"
+# Set for the computer players' worker only: its standard input is a pipe whose other end `serve` holds, so the
+# end of that input (the parent gone, however it went) tells the worker to leave, on any system.
+PARENT_PIPE_VARIABLE = "COMPANION_PARENT_PIPE"
+PARENT_POLL_SECONDS = 1.0  # where neither a parent-death signal nor the pipe is there, the parent is looked for this often
+
+
 def start_computer_players() -> subprocess.Popen:
     """The computer players' worker, a process of its own beside the web workers (docs/cryptid-bots.md): its
     decisions, up to hundreds of milliseconds of pure Python, never hold a web worker's interpreter lock. It
-    leaves with this process, like the web workers; a `serve` started again starts it again, and it takes
-    every turn still owed at once."""
-    return subprocess.Popen([sys.executable, "-m", "companion", "computers"])
+    leaves with this process, however this one ends (even killed outright, even before the worker has
+    started: see leave_with_parent); a `serve` started again starts it again, and it takes every turn still
+    owed at once. The caller keeps the returned process: its standard input is the pipe the worker watches."""
+    environment = dict(os.environ, **{PARENT_VARIABLE: str(os.getpid()), PARENT_PIPE_VARIABLE: "stdin"})
+    return subprocess.Popen([sys.executable, "-m", "companion", "computers"], stdin=subprocess.PIPE, env=environment)
+
+
+def stop_computer_players(players: subprocess.Popen) -> None:
+    """Ask the worker to stop (SIGTERM: it leaves between two steps of a turn) and reap it."""
+    players.terminate()
+    try:
+        players.wait(timeout=STOP_SECONDS)
+    except subprocess.TimeoutExpired:
+        players.kill()
+        players.wait()
+    if players.stdin:
+        players.stdin.close()
 
 
 def run_computer_players() -> None:
-    """`python -m companion computers`: take computer turns until stopped."""
-    _leave_with_parent()
+    """`python -m companion computers`: take computer turns until stopped. SIGTERM stops it at once, even in
+    the middle of a decision or a database call that is failing: a turn cut short writes nothing (its move is
+    one transaction), and the next worker takes it again."""
+    signal.signal(signal.SIGTERM, _leave_now)  # first: a stop asked for while the site loads is not missed
+    leave_with_parent()
     from companion.web.core.app import create_app
     from companion.web.core.computers import Worker
 
     worker = Worker(create_app())
-    signal.signal(signal.SIGTERM, lambda *_: worker.stop())
     try:
         worker.run()
     except KeyboardInterrupt:
         pass
 
 
+def _leave_now(signum, frame) -> None:
+    raise SystemExit(0)
+
+
 def worker_site() -> Flask:
     """What each granian worker serves: the site, in a process that leaves when `serve`'s main process does,
     even when that one is killed outright (SIGKILL: no handler of its own can tell the workers), so that a
     restart finds the port free."""
-    _leave_with_parent()
+    leave_with_parent()
     from companion.web.core.app import create_app
 
     return create_app()
 
 
-def _leave_with_parent() -> None:
-    parent = os.getppid()
+def leave_with_parent() -> None:
+    """End this process when the `serve` process that started it ends, however it ends. Three ways, so that no
+    gap is left: on Linux the kernel kills it at once (a parent-death signal); the parent's pid comes in the
+    environment, so a parent that died before this line ran (the signal is then never sent) is found at once;
+    and a thread watches the parent all along (the end of the pipe on standard input, where `serve` gave one,
+    else the parent's pid once a second), which is all macOS and Windows have. A process not started by `serve`
+    (run by hand, or under another server) has no such parent and stays."""
+    expected = os.environ.get(PARENT_VARIABLE, "")
+    if not expected.isdigit():
+        return
     if sys.platform.startswith("linux"):
         import ctypes
 
         PR_SET_PDEATHSIG = 1
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the kernel does it at once
-        if os.getppid() != parent:  # the parent died before the line above
-            os._exit(1)
-        return
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != int(expected):  # the parent died before the line above (or before this process ran)
+        os._exit(1)
+    pipe = os.environ.get(PARENT_PIPE_VARIABLE) == "stdin" and sys.stdin is not None
+    threading.Thread(target=_watch_pipe if pipe else _watch_parent_pid, args=(int(expected),), name="parent-watch",
+                     daemon=True).start()
 
-    def watch() -> None:  # macOS: no such signal; look for the parent every second
-        while os.getppid() == parent:
-            time.sleep(1)
-        os.kill(os.getpid(), signal.SIGKILL)
 
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+def _watch_pipe(parent: int) -> None:
+    """Read standard input until its end: nothing is ever written, so the end means the parent let go of it."""
+    while sys.stdin.buffer.read(4096):
+        pass
+    os._exit(1)
+
+
+def _watch_parent_pid(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)
 
 
 class _QuietAboutThreads:
