@@ -17,7 +17,7 @@ from companion.cryptid.view import view
 from companion.web.core.i18n import gettext
 from companion.web.core.live import wait_for_change
 from companion.web.core.network import phone_base
-from companion.web.core.ratelimit import actions_limit, limiter, new_games_limit
+from companion.web.core.ratelimit import acts, deals
 from companion.web.core.security import mark_private
 from companion.web.core.store import Conflict
 from companion.web.cryptid.tokens import host_token
@@ -102,7 +102,7 @@ def _computers(value, players: int) -> dict[int, str]:
 
 
 @bp.post("/tables")
-@limiter.limit(new_games_limit)
+@deals
 def create_table():
     """A refereed game on a new map, started at once: its code, the host's and public URLs and the seats'."""
     data = _json_body()
@@ -172,7 +172,7 @@ def seat_play(token: str):
 
 
 @bp.post("/seats/<token>/play")
-@limiter.limit(actions_limit)
+@acts
 def seat_move(token: str):
     game, seat = seat_game(token)
     _refereed_or_404(game)
