@@ -98,6 +98,17 @@ def test_tokens_are_redacted_for_logs(app):
         assert redact("/games/ABC-DEF/live") == "/games/ABC-DEF/live"
 
 
+@pytest.mark.parametrize("spelling", ["/%73/{seat}", "/s%2F{seat}", "/s%252F{seat}", "/api/%73eats/{seat}/play",
+                                      "/%68/{host}", "//api//seats/{seat}/play", "/%2568/{host}/live",
+                                      "/help/refereed?%62ack=/s/{seat}", "/decrypto%2Fp%2F{seat}"])
+def test_tokens_are_redacted_however_the_path_spells_them(app, spelling):
+    """The decoded, normalised path is what routing reads, so it is what redaction reads."""
+    host, seat = signed(app, host_token, CODE), signed(app, seat_token, CODE, 3)
+    with app.app_context():
+        logged = redact(spelling.format(host=host, seat=seat))
+    assert host not in logged and seat not in logged and ("<token>" in logged or "<query>" in logged)
+
+
 def test_cookies_are_secure_over_https_only(app):
     client = app.test_client()
     plain = client.get("/language?lang=el&next=/")
