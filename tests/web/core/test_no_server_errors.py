@@ -136,3 +136,12 @@ def test_a_box_game_takes_no_refereed_move_and_no_computer_seat(app, client, cod
     with app.app_context():
         assert load_log(code) == [] and computer_seats(code) == {}
     assert client.get(f"/games/{code}").status_code == 200
+
+
+@pytest.mark.parametrize("body", [1, [[1]], ["ab", 3], "text", None, True, {"players": [3]}])
+@pytest.mark.parametrize("path", ["/", "/solo", "/decrypto/new"])
+def test_a_json_body_to_a_form_is_a_400_whatever_its_type(client, path, body):
+    """Forms read form fields only: before, Flask-WTF read a JSON body as the fields, and one that is no object
+    raised TypeError or ValueError (a 500)."""
+    answer = client.post(path, data=json.dumps(body), content_type="application/json")
+    assert answer.status_code == 400
