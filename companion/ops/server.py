@@ -18,6 +18,7 @@ import os
 import select
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import threading
@@ -77,9 +78,14 @@ def serve(
     workers: int | None = None,
     threads: int | None = None,
     server: str | None = None,
+    unix_socket: str | None = None,
 ) -> None:
     """Check the settings and the port, print the banner, then serve until interrupted; raises ServeError
-    (or companion.web.core.config.ConfigurationError) with a message for the user instead of starting."""
+    (or companion.web.core.config.ConfigurationError) with a message for the user instead of starting.
+
+    unix_socket: listen on this socket file instead of an address and port, for a reverse proxy on the same
+    machine: only users that may open the file (its owner and group: mode 660) reach the site, so nobody can
+    bypass the proxy and forge the X-Forwarded-For header it sets."""
     from companion.web.core.app import create_app
     from companion.web.core.config import (
         environment_settings,
@@ -100,10 +106,20 @@ def serve(
     secret_key(instance)  # made (or refused) here, once, before any worker reads it
     # One client address may hold at most half of a worker's threads (core/fairshare.py), whatever --threads says.
     os.environ.setdefault("COMPANION_REQUESTS_PER_ADDRESS", str(max(1, threads // 2)))
-    os.environ[LISTEN_HOST_VARIABLE] = host  # pages then tell the host when phones cannot reach this address
+    if unix_socket:
+        if not hasattr(socket, "AF_UNIX"):
+            raise ServeError("This system has no Unix sockets: use --host 127.0.0.1 and --port instead.")
+        os.environ.pop(LISTEN_HOST_VARIABLE, None)
+    else:
+        os.environ[LISTEN_HOST_VARIABLE] = host  # pages then tell the host when phones cannot reach this address
     site = create_app() if server == "waitress" else None  # granian's workers each build their own
-    listener = listen(host, port, accept=server == "waitress")  # granian opens its own sockets
-    print(banner(host, port, public_url, lan_address(), server, workers, threads, str(instance)), flush=True)
+    if unix_socket:
+        listener = listen_on_file(unix_socket, accept=server == "waitress")
+        text = socket_banner(unix_socket, public_url, server, workers, threads, str(instance))
+    else:
+        listener = listen(host, port, accept=server == "waitress")  # granian opens its own sockets
+        text = banner(host, port, public_url, lan_address(), server, workers, threads, str(instance))
+    print(text, flush=True)
     os.environ[PARENT_VARIABLE] = str(os.getpid())  # granian's workers leave with this process (worker_site)
     players = start_computer_players()
     try:
@@ -152,6 +168,44 @@ def listen(host: str, port: int, accept: bool = True) -> socket.socket:
                 f"This user may not listen on port {port}. Pick another port, for example --port 5050."
             ) from None
         raise ServeError(f"Cannot listen on {host} port {port}: {exc.strerror}.") from None
+
+
+SOCKET_FILE_MODE = 0o660  # the server's user and group (the proxy's) may connect; no one else
+
+
+def listen_on_file(path: str, accept: bool = True) -> socket.socket:
+    """A Unix socket at `path`, mode 660 (listening if `accept`); a file left there by a server that was killed
+    is replaced, a socket another server still listens on is a ServeError."""
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.connect(path)
+    except OSError:
+        pass
+    else:
+        raise ServeError(f"Another server already listens on {path}.")
+    finally:
+        probe.close()
+    if os.path.exists(path) and not stat.S_ISSOCK(os.stat(path).st_mode):
+        raise ServeError(f"{path} is a file, not a socket: pick another --unix-socket.")
+    try:
+        if os.path.exists(path):
+            os.unlink(path)
+        held = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        held.bind(path)
+        os.chmod(path, SOCKET_FILE_MODE)
+    except OSError as exc:
+        raise ServeError(f"Cannot listen on {path}: {exc.strerror}.") from None
+    if accept:
+        held.listen(LISTEN_BACKLOG)
+    return held
+
+
+def socket_banner(path: str, public_url: str | None, server: str, workers: int, threads: int, instance: str) -> str:
+    """What `serve --unix-socket` prints: the socket, where phones go (through the proxy), the server's size."""
+    lines = [f"Cryptid companion on the Unix socket {path}, for a reverse proxy on this machine."]
+    lines.append(f"Phones will open {public_url} (COMPANION_PUBLIC_URL)." if public_url else
+                 "Set COMPANION_PUBLIC_URL to the address phones open through the proxy.")
+    return "\n".join(lines + banner("127.0.0.1", 0, None, None, server, workers, threads, instance).splitlines()[2:])
 
 
 def _is(error: OSError, name: str) -> bool:
@@ -207,21 +261,27 @@ def banner(
 
 def _run_granian(listener: socket.socket, workers: int, threads: int) -> None:
     import logging
+    from pathlib import Path
 
     from granian import Granian
     from granian.constants import HTTPModes, Interfaces
     from granian.http import HTTP1Settings
     from granian.log import LogLevels
 
-    address, port = listener.getsockname()[:2]
-    listener.close()  # granian binds the port again at once (on Linux, one socket per worker)
+    if listener.family == getattr(socket, "AF_UNIX", None):
+        where = {"uds": Path(listener.getsockname()), "uds_permissions": SOCKET_FILE_MODE}
+        listener.close()
+        os.unlink(where["uds"])  # granian makes the socket file again
+    else:
+        address, port = listener.getsockname()[:2]
+        where = {"address": address, "port": port}
+        listener.close()  # granian binds the port again at once (on Linux, one socket per worker)
     logging.getLogger("_granian").addFilter(_QuietAboutThreads())
     Granian(
         "companion.ops.server:worker_site",
         factory=True,
         interface=Interfaces.WSGI,
-        address=address,
-        port=port,
+        **where,
         workers=workers,
         blocking_threads=threads,
         backpressure=threads,  # requests in progress per worker: every thread busy, none turned away
@@ -322,8 +382,11 @@ def leave_with_parent() -> None:
 
 
 def _watch_pipe(parent: int) -> None:
-    """Read standard input until its end: nothing is ever written, so the end means the parent let go of it."""
-    while sys.stdin.buffer.read(4096):
+    """Read standard input until its end: nothing is ever written, so the end means the parent let go of it.
+    Read from the descriptor itself: a thread blocked in sys.stdin's buffered reader holds its lock, and the
+    interpreter, stopping on SIGTERM, would abort on that lock."""
+    descriptor = sys.stdin.fileno()
+    while os.read(descriptor, 4096):
         pass
     os._exit(1)
 

@@ -5,6 +5,7 @@ import http.client
 import os
 import re
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -237,3 +238,50 @@ def test_sigterm_stops_the_computer_players_in_the_middle_of_a_turn(tmp_path):
             worker.kill()
             worker.wait()
         worker.stdout.close()
+
+
+class _UnixConnection(http.client.HTTPConnection):
+    def __init__(self, path: str) -> None:
+        super().__init__("localhost", timeout=30)
+        self.path = path
+
+    def connect(self) -> None:
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(30)
+        self.sock.connect(self.path)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="Unix sockets")
+@pytest.mark.parametrize("server", SERVERS)
+def test_serve_on_a_unix_socket_only_its_user_and_group_reach(server, tmp_path):
+    """Behind a proxy on the same machine the back end listens on a socket file (mode 660), not on an address
+    anyone could reach to bypass the proxy and forge X-Forwarded-For; a file left by a killed server is replaced."""
+    path = tmp_path / "site.sock"
+    stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    stale.bind(str(path))  # what a killed server leaves: a socket file nobody listens on
+    stale.close()
+    workers = ["--workers", "1"] if server == "granian" else []
+    command = [sys.executable, "-m", "companion", "serve", "--unix-socket", str(path), "--server", server,
+               "--threads", "4", *workers]
+    process = subprocess.Popen(command, cwd=REPO, env=dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path)),
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert process.stdout.readline().startswith(f"Cryptid companion on the Unix socket {path}")
+        hang = time.monotonic() + 120  # bounds a hang only
+        while True:
+            try:
+                connection = _UnixConnection(str(path))
+                connection.request("GET", "/", headers={"X-Forwarded-For": "198.51.100.7"})
+                status = connection.getresponse().status
+                connection.close()
+                break
+            except OSError:
+                assert process.poll() is None and time.monotonic() < hang, "serve did not answer on its socket"
+                time.sleep(0.1)
+        assert status == 200
+        assert stat.S_IMODE(os.stat(path).st_mode) == 0o660
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+        process.stdout.close()
