@@ -228,7 +228,8 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     serve.add_argument(
         "--unix-socket", metavar="PATH",
         help="listen on this socket file (mode 660) instead of --host and --port, for a reverse proxy on this "
-        "machine: only the proxy reaches the site, so no one can forge the X-Forwarded-For it sets",
+        "machine: only the proxy reaches the site, so no one can forge the X-Forwarded-For it sets (default: none, "
+        "listen on --host and --port)",
     )
     return parser
 
