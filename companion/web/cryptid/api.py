@@ -17,7 +17,7 @@ from companion.cryptid.view import view
 from companion.web.core.i18n import gettext
 from companion.web.core.live import wait_for_change
 from companion.web.core.network import phone_base
-from companion.web.core.ratelimit import actions_limit, limiter, new_games_limit
+from companion.web.core.ratelimit import acts, deals
 from companion.web.core.security import mark_private
 from companion.web.core.store import Conflict
 from companion.web.cryptid.tokens import host_token
@@ -93,7 +93,8 @@ def _computers(value, players: int) -> dict[int, str]:
     levels = {}
     for entry in value:
         if (not isinstance(entry, dict) or set(entry) != {"seat", "level"} or type(entry["seat"]) is not int
-                or not 1 <= entry["seat"] <= players or entry["level"] not in LEVEL_NAMES or entry["seat"] in levels):
+                or not 1 <= entry["seat"] <= players or not isinstance(entry["level"], str)
+                or entry["level"] not in LEVEL_NAMES or entry["seat"] in levels):
             raise BadJson(problem)
         levels[entry["seat"]] = entry["level"]
     if len(levels) >= players:
@@ -102,7 +103,7 @@ def _computers(value, players: int) -> dict[int, str]:
 
 
 @bp.post("/tables")
-@limiter.limit(new_games_limit)
+@deals
 def create_table():
     """A refereed game on a new map, started at once: its code, the host's and public URLs and the seats'."""
     data = _json_body()
@@ -158,7 +159,7 @@ def _state_after_wait(game, seat):
 @bp.get("/tables/<code>/play")
 def table_play(code: str):
     game = _refereed_or_404(game_or_404(code))
-    if read_head(code).markers:
+    if read_head(game.code).markers:  # the canonical code: the URL's may be in lower case or lack its dash
         return jsonify(markers_web.api_state(game, None, _wait_param()))
     return jsonify(_play_view(game, _state_after_wait(game, None)))
 
@@ -174,7 +175,7 @@ def seat_play(token: str):
 
 
 @bp.post("/seats/<token>/play")
-@limiter.limit(actions_limit)
+@acts
 def seat_move(token: str):
     game, seat = seat_game(token)
     _refereed_or_404(game)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from companion.cryptid import ADVANCED, NORMAL
-from companion.web.core.ratelimit import limiter, new_games_limit
+from companion.web.core.ratelimit import deals
 
 from .common import seat_url
 from .dealing import dealer
@@ -28,7 +28,7 @@ def _home(status: int = 200, **forms):
 
 
 @bp.post("/")
-@limiter.limit(new_games_limit)
+@deals
 def create():
     form = NewGameForm()
     if not form.validate_on_submit():
@@ -41,7 +41,7 @@ def create():
 
 
 @bp.post("/solo")
-@limiter.limit(new_games_limit)
+@deals
 def solo():
     """"Play against the computer": seat 1 is the person, every other seat a computer, and the game starts at once
     on the person's own seat page."""

@@ -39,7 +39,7 @@ from companion.web.core.i18n import gettext, language_digits, local_digits, nget
 from companion.web.core.live import long_poll_response, wait_for_change
 from companion.web.core.moves import act
 from companion.web.core.network import phone_base
-from companion.web.core.ratelimit import actions_limit, limiter
+from companion.web.core.ratelimit import acts
 from companion.web.core.security import mark_private
 from companion.web.core.store import Conflict, reading
 
@@ -425,7 +425,7 @@ def _seat_number(value: str) -> int | None:
 
 
 @bp.post("/s/<token>/markers/play")
-@limiter.limit(actions_limit)
+@acts
 def seat_act(token: str):
     game, seat = seat_game(token)
     markers_game(game)
@@ -444,7 +444,7 @@ def seat_act(token: str):
 
 
 @bp.post("/h/<token>/markers/play")
-@limiter.limit(actions_limit)
+@acts
 def host_act(token: str):
     """The host starts the game (drawing the first player), marks a vanished player gone, or ends the game with no
     winner."""
@@ -465,7 +465,7 @@ def host_act(token: str):
 
 
 @bp.post("/h/<token>/markers/computer")
-@limiter.limit(actions_limit)
+@acts
 def host_hand_over(token: str):
     """The host hands a seat still in the game to a computer player (docs/cryptid-markers.md section 5), as at a
     classic table's /h/<token>/computer."""

@@ -51,7 +51,7 @@ from companion.web.core.live import long_poll_response
 from companion.web.core.moves import act
 from companion.web.core.network import listens_on_loopback, phone_base
 from companion.web.core.qr import qr_svg
-from companion.web.core.ratelimit import actions_limit, limiter
+from companion.web.core.ratelimit import acts
 from companion.web.core.security import mark_private
 from companion.web.core.store import Conflict
 from companion.web.cryptid.head import TableHead, read_head
@@ -336,8 +336,10 @@ def live_response(game: Game, make_context, etag_of):
 
 
 def classic_only(game: Game) -> Game:
-    """The game, unless it is a Markers table, whose moves and pages are markers.py's: 404 then."""
-    if read_head(game.code).markers:
+    """The game, if the site referees it as classic Cryptid: 404 for a Markers table (its moves and pages are
+    markers.py's) and for a box game, which keeps no move log and no computer seats to write."""
+    head = read_head(game.code)
+    if head.markers or not head.refereed:
         abort(404)
     return game
 
@@ -590,7 +592,7 @@ def seat_refusal(game: Game, seat: int):
 
 
 @bp.post("/s/<token>/play")
-@limiter.limit(actions_limit)
+@acts
 def seat_act(token: str):
     game, seat = seat_game(token)
     classic_only(game)
@@ -633,7 +635,7 @@ def seat_notes(token: str):
 
 
 @bp.post("/s/<token>/take-over")
-@limiter.limit(actions_limit)
+@acts
 def take_over(token: str):
     """This phone takes the seat (its player confirmed); the phone that held it learns it through its live update."""
     game, seat = seat_game(token)
@@ -653,7 +655,7 @@ def host_move(game: Game, form) -> object:
 
 
 @bp.post("/h/<token>/play")
-@limiter.limit(actions_limit)
+@acts
 def host_act(token: str):
     """The host starts the game (drawing the first player) or marks a vanished player as gone."""
     game = classic_only(host_game(token))
@@ -674,7 +676,7 @@ def form_version(form) -> int | None:
 
 
 @bp.post("/h/<token>/computer")
-@limiter.limit(actions_limit)
+@acts
 def host_hand_over(token: str):
     """The host hands a seat whose player is gone (or not answering) to a computer player, which plays on with
     that seat's clue from the next move on (docs/cryptid-play.md section 10)."""

@@ -346,3 +346,37 @@ def test_computers_agree_once_every_person_has(site):
     take_all_pending(site)
     state = referee_state(site, code)
     assert state.phase == "over" and state.winner is None
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_every_computer_move_is_its_strategy_choice_from_its_seat_view(site):
+    """Each move a computer made equals what its level's strategy chooses from view(state, seat) of the position
+    before it, with the decision's own seed: a decision that read anything else (the habitat, another seat's
+    clue, the public view) would choose differently somewhere in the game."""
+    from companion.cryptid.bots import LEVELS, choose_move
+    from companion.web.cryptid.refereed import load_moves
+
+    client = site.test_client()
+    levels = {2: "beginner", 3: "solid", 4: "expert"}
+    code = client.post("/api/tables", json={"players": 4, "computers": [
+        {"seat": seat, "level": level} for seat, level in levels.items()]}).get_json()["code"]
+    page, rng = f"/s/{seat_token(code, 1)}", random.Random(5)
+    for _ in range(25):  # the person's turns: enough for every computer to cube, ask and search
+        take_all_pending(site)
+        state = referee_state(site, code)
+        if state.phase == "over":
+            break
+        move = rng.choice(turn_moves(state))
+        assert client.post(f"{page}/play", data=form_body(move) | {"version": str(state.version)}).status_code == 303
+    with site.app_context():
+        game = site.extensions["dealer"].load(code)
+        moves = load_moves(game)
+    checked, before = 0, State.replay(game, [])
+    for move in moves:
+        seat = getattr(move, "seat", None)
+        if seat in levels and before.turn == seat:
+            chosen = choose_move(view(before, seat), LEVELS[levels[seat]], random.Random(f"{code}/{before.version}/{seat}"))
+            assert move == chosen, (before.version, seat)
+            checked += 1
+        before = before.apply(move)
+    assert checked >= 8 and {move.action for move in moves if getattr(move, "seat", None) in levels} >= {"cube", "ask"}
