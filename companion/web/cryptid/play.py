@@ -610,7 +610,7 @@ def seat_act(token: str):
 
 
 @bp.post("/s/<token>/notes")
-@limiter.limit(actions_limit)
+@acts
 def seat_notes(token: str):
     """The seat writes in its notebook: the clues it crossed off for an opponent, or its mark on a hex. Only the
     phone holding the seat may; the answer is the seat's page again (its fragment, or a redirect without
