@@ -607,7 +607,7 @@ class State:
     def _check_tiebreak_phase(self, team: str, seat: int | None) -> None:
         if self.phase == LOBBY:
             raise IllegalMove("not_started")
-        if self.phase == PLAYING:
+        if self.phase in (PLAYING, REVEAL):
             raise IllegalMove("no_tiebreak")
         self._check_seat(team, seat)
         if self.tiebreak.of(team) is not None:
@@ -733,7 +733,7 @@ def legal_moves(state: State, seat: Seat | str) -> list[Move]:
         moves.append(NextRound())
     for team in TEAMS if seat == TABLE else (seat.team,):
         number = None if seat == TABLE else seat.number
-        if phase == REVEAL and number is not None and state.is_legal(ready := NextRound(team, number)):
+        if phase == REVEAL and state.is_legal(ready := NextRound(team, number)):
             moves.append(ready)
         if phase == PLAYING:
             moves += [move for move in (ShowCode(team, number), GiveClues(team, None, number)) if state.is_legal(move)]

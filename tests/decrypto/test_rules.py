@@ -536,7 +536,9 @@ def test_a_round_ends_on_its_reveal_until_both_teams_are_ready():
     assert white["code"] == list(state.rounds[-1].of("white").code) == white["own_guess"]
     assert black["own_guess"] != black["code"] and black["miscommunications_taken"] == 1
     assert seen.can == [{"action": "next_round", "team": "white", "seat": 2}]
-    assert view(state, TABLE).can == [{"action": "next_round", "team": None, "seat": None}]
+    # The shared screen starts it for everyone, or says a team is ready (a team it plays without phones).
+    assert view(state, TABLE).can == [{"action": "next_round", "team": team, "seat": None}
+                                      for team in (None, "white", "black")]
     assert refused(state, ShowCode("white")).reason == "round_revealed"
     # One seat of a team speaks for it; the round starts once both teams are ready.
     state = state.apply(NextRound("white", 1))
@@ -704,3 +706,9 @@ def test_outcome_sentences_name_the_right_team_first():
     for (reason, winner), template in OUTCOMES.items():
         if winner is not None and reason != "miscommunications":
             assert template.startswith(winner.title())
+
+
+def test_keyword_guesses_are_refused_on_a_rounds_reveal():
+    state = play_round(paused_game())
+    assert refused(state, GuessKeywords("white", ("a", "b", "c", "d"))).reason == "no_tiebreak"
+    assert refused(state, CountKeywords("white", 2)).reason == "no_tiebreak"
