@@ -5,12 +5,20 @@
 // is swapped in place. Taps on hexes fetch the fragment with that hex's sheet; forms inside it post by fetch.
 // Nothing here decides a rule: the server's fragment says what may be done, this file only moves it in.
 
-function swapPlay(html, tapped = false) {
+// A fragment that names its table's version (data-version, the moves so far) is never swapped in over a newer one.
+const olderThan = (fresh, current) => Number(fresh.dataset.version) < Number(current.dataset.version);
+
+// `live`: the answer of a long poll sent before the page last changed. It may come after the answer of the
+// player's own move (which it cannot know of), so it is dropped when it shows that version or an older one:
+// swapping it in would undo the move on screen, or replace the buttons under a finger (a tap lost between
+// press and release).
+function swapPlay(html, tapped = false, live = false) {
   const holder = document.createElement("template");
   holder.innerHTML = html.trim();
   const fresh = holder.content.querySelector("#play");
   const current = document.getElementById("play");
-  if (!fresh || !current) return;
+  if (!fresh || !current || olderThan(fresh, current)) return;
+  if (live && fresh.dataset.etag === current.dataset.etag) return;
   const wasMyTurn = current.hasAttribute("data-your-turn");
   const moved = Number(fresh.dataset.log || 0) > Number(current.dataset.log || 0);
   // Whatever the player is typing or has opened survives an update that arrives meanwhile.
@@ -69,7 +77,7 @@ async function followPlay() {
       // answer would undo the tap, so drop it; the next request asks again from the new step.
       const moved = document.getElementById("play")?.dataset.live !== asked;
       if (response.status === 200 || response.status === 304) refusals = 0;
-      if (response.status === 200 && !moved) swapPlay(text);
+      if (response.status === 200 && !moved) swapPlay(text, false, true);
       // Busy (429) or its database away (503): ask again when the server says, later after each refusal in a row.
       else if (response.status !== 304 && !moved) await new Promise((r) => setTimeout(r, retryDelay(response, ++refusals)));
     } catch (error) {

@@ -96,7 +96,7 @@ def sample_moves(engine: str) -> list:
     return [m.Join("p1", "white", "Ann", 2), m.Leave("p1"), m.Start(), m.ShowCode("black", 3),
             m.GiveClues("white", ("a", "b", "c"), 1), m.Guess("black", "white", (4, 2, 1), 2),
             m.GuessKeywords("white", ("a", "", "c", "d")), m.CountKeywords("black", 3, None),
-            m.AcceptKeyword("white", 2)]
+            m.AcceptKeyword("white", 2), m.NextRound("black", 2), m.NextRound()]
 
 
 def started_game(engine: str):

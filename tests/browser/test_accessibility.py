@@ -379,7 +379,7 @@ def test_every_map_draws_tile_borders_and_structures_alike(browser, live_server)
 
 def test_decrypto_pages_pass_axe(browser, live_server):
     """axe-core finds nothing on Decrypto's pages: the new table, the join page, the host screen and a phone in
-    the lobby and once the game runs, in English and Persian."""
+    the lobby, once the game runs and on a round's reveal, in English and Persian."""
     from .test_decrypto import Table
 
     table = Table(browser, live_server)
@@ -400,6 +400,9 @@ def test_decrypto_pages_pass_axe(browser, live_server):
         table.start()
         check(table.host, "decrypto host, round 1")
         check(table.phones[0], "decrypto phone, round 1")
+        table.round(1, 1, ready=False)
+        check(table.host, "decrypto host, round 1 revealed")
+        check(table.black[1], "decrypto phone, round 1 revealed")
         table.host.goto(live_server + "/decrypto/new")
         check(table.host, "decrypto new table")
     finally:

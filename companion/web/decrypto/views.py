@@ -31,6 +31,7 @@ from companion.decrypto import (
     IllegalMove,
     Join,
     Leave,
+    NextRound,
     Seat,
     ShowCode,
     Start,
@@ -481,6 +482,8 @@ def seat_move(seat: Seat, form):
         if form.get("confirm") != "yes":
             raise ValueError("a guess needs its confirm box")
         return Guess(seat.team, form.get("target", ""), guessed_code(form), seat.number)
+    if action == "next_round":
+        return NextRound(seat.team, seat.number)
     if action == "guess_keywords":
         return GuessKeywords(seat.team, _texts(form, "word", 4), seat.number)
     if action == "count_keywords":
@@ -529,13 +532,15 @@ def player_act(token: str):
 
 
 def host_move(table: DecryptoTable, form):
-    """What the host screen's form asks for: start, the next game, a seat's phone let go, a keyword guess counted,
+    """What the host screen's form asks for: start, the next round after a reveal, the next game, a seat's phone let go, a keyword guess counted,
     or a move of a seat with no phone that the shared screen plays."""
     action = form.get("action", "")
     if action == "start":
         return Start()
     if action == "next_game":
         return NEXT_GAME
+    if action == "next_round" and "as" not in form:  # for the whole table; a seat played here is ready for its team
+        return NextRound()
     if action == "free_seat":
         seat = seat_from_text(form.get("seat", ""))
         if seat is None or not 1 <= seat.number <= len(table.state.roster(seat.team)):
