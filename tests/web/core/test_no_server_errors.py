@@ -45,7 +45,7 @@ def test_json_nested_too_deep_is_a_400_on_every_json_route(client, opener, close
 def test_an_action_of_the_wrong_json_type_is_a_400(client, action):
     answer = client.post(f"/api/seats/{refereed_seat(client)}/play", json={"action": action})
     assert answer.status_code == 400
-    assert answer.get_json()["error"] == '"action" must be one of: cube, ask, search, leave, name, vote_gone, withdraw_gone.'
+    assert answer.get_json()["error"] == '"action" must be one of: cube, ask, search, disc, leave, name, vote_gone, withdraw_gone.'
 
 
 def test_a_body_too_large_closes_its_connection(client):
