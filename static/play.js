@@ -5,12 +5,20 @@
 // is swapped in place. Taps on hexes fetch the fragment with that hex's sheet; forms inside it post by fetch.
 // Nothing here decides a rule: the server's fragment says what may be done, this file only moves it in.
 
-function swapPlay(html, tapped = false) {
+// A fragment that names its table's version (data-version, the moves so far) is never swapped in over a newer one.
+const olderThan = (fresh, current) => Number(fresh.dataset.version) < Number(current.dataset.version);
+
+// `live`: the answer of a long poll sent before the page last changed. It may come after the answer of the
+// player's own move (which it cannot know of), so it is dropped when it shows that version or an older one:
+// swapping it in would undo the move on screen, or replace the buttons under a finger (a tap lost between
+// press and release).
+function swapPlay(html, tapped = false, live = false) {
   const holder = document.createElement("template");
   holder.innerHTML = html.trim();
   const fresh = holder.content.querySelector("#play");
   const current = document.getElementById("play");
-  if (!fresh || !current) return;
+  if (!fresh || !current || olderThan(fresh, current)) return;
+  if (live && fresh.dataset.etag === current.dataset.etag) return;
   const wasMyTurn = current.hasAttribute("data-your-turn");
   const moved = Number(fresh.dataset.log || 0) > Number(current.dataset.log || 0);
   // Whatever the player is typing or has opened survives an update that arrives meanwhile.
@@ -39,13 +47,21 @@ function showOnline(online) {
   if (sign) sign.hidden = online;
 }
 
-function retryAfter(response) {
-  const seconds = Number(response.headers.get("Retry-After"));
-  return (seconds > 0 && seconds < 600 ? seconds : 3) * 1000;
+// Milliseconds to wait before asking again after the `refusals`-th refusal in a row (429 busy, 503 database away,
+// or no answer): what the server asked for (Retry-After, seconds; else 3 s), doubled with each refusal in a row
+// up to a minute, so that a server under a flood hears less and less from its phones, and from 0.75 to 1.25
+// times that at random, so that phones refused together do not all come back together.
+const LONGEST_RETRY_MS = 60000;
+function retryDelay(response, refusals) {
+  const seconds = Number(response?.headers.get("Retry-After"));
+  const asked = (seconds > 0 && seconds < 600 ? seconds : 3) * 1000;
+  const grown = Math.min(LONGEST_RETRY_MS, asked * 2 ** Math.min(Math.max(refusals - 1, 0), 10));
+  return grown * (0.75 + Math.random() * 0.5);
 }
 
 async function followPlay() {
   // One waiting request at a time; on errors (offline, asleep) say so, wait a little and ask again.
+  let refusals = 0; // in a row: each one makes the next wait longer (retryDelay)
   for (;;) {
     const play = document.getElementById("play");
     if (!play) return;
@@ -60,12 +76,13 @@ async function followPlay() {
       // A tap moved the page to another step while this request waited (or while its answer was read): that
       // answer would undo the tap, so drop it; the next request asks again from the new step.
       const moved = document.getElementById("play")?.dataset.live !== asked;
-      if (response.status === 200 && !moved) swapPlay(text);
-      // Busy (429) or its database away (503): ask again when the server says (Retry-After, seconds), else in 3 s.
-      else if (response.status !== 304 && !moved) await new Promise((r) => setTimeout(r, retryAfter(response)));
+      if (response.status === 200 || response.status === 304) refusals = 0;
+      if (response.status === 200 && !moved) swapPlay(text, false, true);
+      // Busy (429) or its database away (503): ask again when the server says, later after each refusal in a row.
+      else if (response.status !== 304 && !moved) await new Promise((r) => setTimeout(r, retryDelay(response, ++refusals)));
     } catch (error) {
       showOnline(false);
-      await new Promise((r) => setTimeout(r, 2000));
+      await new Promise((r) => setTimeout(r, retryDelay(null, ++refusals)));
     }
   }
 }

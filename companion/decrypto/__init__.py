@@ -36,6 +36,7 @@ from .moves import (
     Leave,
     Move,
     MoveFormatError,
+    NextRound,
     ShowCode,
     Start,
 )
@@ -56,6 +57,6 @@ __all__ = [
     "KeywordClue", "fold", "keyword_matches", "AcceptKeyword", "Member", "Outcome", "RepeatedClue", "Round", "Setup", "State", "Tiebreak", "Transmission", "derive_secret",
     "draw_code", "legal_moves", "WordListError", "available_languages", "deal_keywords", "load_words",
     "used_after", "CountKeywords", "GiveClues", "Guess", "GuessKeywords", "Join", "Leave", "Move",
-    "MoveFormatError", "ShowCode", "Start", "BLACK", "CODES", "TABLE", "TEAMS", "WHITE", "IllegalMove", "Seat",
+    "MoveFormatError", "NextRound", "ShowCode", "Start", "BLACK", "CODES", "TABLE", "TEAMS", "WHITE", "IllegalMove", "Seat",
     "format_code", "parse_code", "View", "view",
 ]

@@ -13,7 +13,8 @@ SecretStream(secret, NAMESPACE, VERSION, "keywords").
 Rules (sections 6-10): each round both encryptors may look at their codes and give clues at once; the codes are
 then decoded White's first. On each code the other team guesses from round 2 on (a right guess is an interception
 token) and the team itself guesses (a wrong guess is a miscommunication token); guesses stay sealed until both
-are in, then the code is revealed. At the end of a round, a team with two interceptions wins and a team with two
+are in, then the code is revealed. A table that pauses at the round's end (Setup.reveal_pause) then shows the
+round until both teams, or the shared screen, press Next round (NextRound). At the end of a round, a team with two interceptions wins and a team with two
 miscommunications loses. When those point to both teams, interceptions minus miscommunications decides; a tie
 there, or eight rounds without a winner, goes to the keyword tiebreak: each team guesses the other team's
 keywords and the team with more right wins, else the game is a draw.
@@ -38,6 +39,7 @@ from .moves import (
     Join,
     Leave,
     Move,
+    NextRound,
     ShowCode,
     Start,
 )
@@ -57,6 +59,7 @@ from .rules import (
     NAME_LIMIT,
     OVER,
     PLAYING,
+    REVEAL,
     ROUNDS,
     RULEBOOK,
     TABLE,
@@ -118,6 +121,9 @@ class Setup:
     # encrypt first in each team, so the order goes on round the table instead of starting at seat 1 again.
     seated: tuple[tuple[tuple[str | None, str], ...], tuple[tuple[str | None, str], ...]] | None = None
     first_encryptors: tuple[int, int] = (1, 1)
+    # Whether each round ends on its reveal until the teams are ready (the site's tables since issue 30); games
+    # stored before it went straight on to the next round, and still replay so.
+    reveal_pause: bool = False
 
     def __post_init__(self) -> None:
         if self.ending not in ENDINGS:
@@ -146,6 +152,7 @@ class Setup:
         ending: str = RULEBOOK,
         seated=None,
         first_encryptors: tuple[int, int] = (1, 1),
+        reveal_pause: bool = False,
     ) -> Setup:
         """A new game's setup; with a language, keywords are dealt from `words` (default: the site's list)."""
         secret = derive_secret(server_key, table, game)
@@ -154,7 +161,7 @@ class Setup:
             source = load_words(language) if words is None else words
             stream = SecretStream(secret, NAMESPACE, VERSION, "keywords")
             keywords = deal_keywords(source, frozenset(used), stream, recent=frozenset(recent))
-        return cls(table, game, secret, team_sizes, language, keywords, ending, seated, first_encryptors)
+        return cls(table, game, secret, team_sizes, language, keywords, ending, seated, first_encryptors, reveal_pause)
 
     def keywords_of(self, team: str) -> tuple[str, ...] | None:
         return None if self.keywords is None else self.keywords[TEAM_INDEX[team]]
@@ -170,6 +177,7 @@ class Setup:
             "ending": self.ending,
             "seated": None if self.seated is None else [[list(member) for member in team] for team in self.seated],
             "first_encryptors": list(self.first_encryptors),
+            "reveal_pause": self.reveal_pause,
         }
 
     @classmethod
@@ -187,6 +195,7 @@ class Setup:
             data.get("ending", RULEBOOK),
             None if data.get("seated") is None else tuple(tuple(tuple(m) for m in team) for team in data["seated"]),
             tuple(data.get("first_encryptors", (1, 1))),
+            data.get("reveal_pause", False),
         )
 
 
@@ -237,6 +246,8 @@ class Round:
 
     number: int
     transmissions: tuple[Transmission, Transmission]
+    ready: tuple[str, ...] = ()  # the teams that pressed Next round after the reveal
+
 
     def of(self, team: str) -> Transmission:
         return self.transmissions[TEAM_INDEX[team]]
@@ -342,7 +353,9 @@ class State:
             return OVER
         if self.tiebreak is not None:
             return TIEBREAK
-        return PLAYING if self.rounds else LOBBY
+        if not self.rounds:
+            return LOBBY
+        return REVEAL if self.rounds[-1].turn is None else PLAYING
 
     @property
     def round(self) -> int:
@@ -524,7 +537,7 @@ class State:
         code = check_code(move.code)
         guess = {"interception_guess": code} if intercepting else {"own_guess": code}
         state = self._with_transmission(replace(transmission, **guess))
-        return state._end_round() if state.current.turn is None else state
+        return state._end_round() if state.rounds[-1].turn is None else state
 
     def _guess_keywords(self, move: GuessKeywords) -> State:
         self._check_tiebreak_phase(move.team, move.seat)
@@ -556,6 +569,23 @@ class State:
         counted = replace(answer, right=answer.right + 1, accepted=answer.accepted + (move.number,))
         return replace(self, outcome=None)._with_answer(move.team, counted)
 
+    def _next_round(self, move: NextRound) -> State:
+        if self.phase == LOBBY:
+            raise IllegalMove("not_started")
+        if self.phase == PLAYING:
+            raise IllegalMove("not_revealed")
+        if self.phase == TIEBREAK:
+            raise IllegalMove("tiebreak_under_way")
+        if move.team is None:  # the shared screen starts it for the whole table
+            return self._begin_round()
+        self._check_seat(move.team, move.seat)
+        last = self.rounds[-1]
+        if move.team in last.ready:
+            raise IllegalMove("already_ready")
+        ready = replace(last, ready=last.ready + (move.team,))
+        state = replace(self, rounds=self.rounds[:-1] + (ready,))
+        return state._begin_round() if set(ready.ready) == set(TEAMS) else state
+
     def _count_keywords(self, move: CountKeywords) -> State:
         self._check_tiebreak_phase(move.team, move.seat)
         if self.setup.keywords is not None:
@@ -571,11 +601,13 @@ class State:
             raise IllegalMove("not_started")
         if self.phase == TIEBREAK:
             raise IllegalMove("tiebreak_under_way")
+        if self.phase == REVEAL:
+            raise IllegalMove("round_revealed")
 
     def _check_tiebreak_phase(self, team: str, seat: int | None) -> None:
         if self.phase == LOBBY:
             raise IllegalMove("not_started")
-        if self.phase == PLAYING:
+        if self.phase in (PLAYING, REVEAL):
             raise IllegalMove("no_tiebreak")
         self._check_seat(team, seat)
         if self.tiebreak.of(team) is not None:
@@ -666,7 +698,8 @@ class State:
             if white != black:
                 return replace(self, outcome=Outcome(WHITE if white > black else BLACK, "score", white, black))
             return replace(self, tiebreak=Tiebreak(AFTER_ROUNDS_EQUAL))
-        return self._begin_round()
+        # The round stays on its reveal (phase REVEAL) until NextRound, on a table that pauses there.
+        return self if self.setup.reveal_pause else self._begin_round()
 
 
 _HANDLERS = {
@@ -679,6 +712,7 @@ _HANDLERS = {
     GuessKeywords: State._guess_keywords,
     CountKeywords: State._count_keywords,
     AcceptKeyword: State._accept_keyword,
+    NextRound: State._next_round,
 }
 
 
@@ -691,11 +725,16 @@ def legal_moves(state: State, seat: Seat | str) -> list[Move]:
     """
     phase = state.phase
     # Only this phase's moves are tried: every other move is refused anyway.
+    # Starting is the shared screen's: the host starts the game everyone sees (phones in the lobby wait for it).
     if phase == LOBBY:
-        return [Start()] if state.is_legal(Start()) else []
+        return [Start()] if seat == TABLE and state.is_legal(Start()) else []
     moves: list[Move] = []
+    if phase == REVEAL and seat == TABLE:
+        moves.append(NextRound())
     for team in TEAMS if seat == TABLE else (seat.team,):
         number = None if seat == TABLE else seat.number
+        if phase == REVEAL and state.is_legal(ready := NextRound(team, number)):
+            moves.append(ready)
         if phase == PLAYING:
             moves += [move for move in (ShowCode(team, number), GiveClues(team, None, number)) if state.is_legal(move)]
             for target in TEAMS:

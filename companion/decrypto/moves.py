@@ -219,8 +219,26 @@ class AcceptKeyword(Move):
             raise ValueError(f"keyword number {self.number!r} is not 1-{KEYWORDS}")
 
 
+@dataclass(frozen=True)
+class NextRound(Move):
+    """After a round's reveal, `team` is ready for the next round (any of its seats, or the table for it); with
+    no team, the shared screen starts the next round for everyone. The round starts once both teams are ready."""
+
+    action: ClassVar[str] = "next_round"
+    team: str | None = None
+    seat: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.team is not None:
+            _check_team(self.team)
+        elif self.seat is not None:
+            raise ValueError("a seat acts for its team: name the team")
+        _check_seat(self.seat)
+
+
 MOVE_TYPES = {
     kind.action: kind
-    for kind in (Join, Leave, Start, ShowCode, GiveClues, Guess, GuessKeywords, CountKeywords, AcceptKeyword)
+    for kind in (Join, Leave, Start, ShowCode, GiveClues, Guess, GuessKeywords, CountKeywords, AcceptKeyword,
+                 NextRound)
 }
 _TUPLE_FIELDS = {"clues", "code", "words"}

@@ -22,6 +22,9 @@ CLUE_LIMIT = 40
 NAME_LIMIT = 24
 
 LOBBY, PLAYING, TIEBREAK, OVER = "lobby", "playing", "tiebreak", "over"
+# Between rounds, on a table that pauses there: both codes and all four guesses are shown until the teams (or the
+# shared screen) press "Next round" (docs/decrypto-rules.md section 6).
+REVEAL = "reveal"
 # Why the keyword tiebreak happens: eight rounds without a winner, or end conditions met with equal points.
 # AFTER_ROUNDS is the short reading (eight rounds go straight to the keywords); AFTER_ROUNDS_EQUAL the rulebook's
 # (eight rounds, then points, and only equal points go to the keywords).

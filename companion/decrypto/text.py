@@ -72,9 +72,16 @@ ILLEGAL_MOVES = {
     "keyword_guesses_sealed": N_("The keyword guesses are counted once both teams have sent theirs."),
     "no_guess_to_count": N_("There is no typed guess of that keyword to count."),
     "guess_already_counted": N_("That keyword guess already counts."),
+    "not_revealed": N_("This round is still being played: the next one starts after both codes are revealed."),
+    "round_revealed": N_("Both codes of this round are revealed: press Next round when your team is ready."),
+    "already_ready": N_("Your team is ready already: the next round starts when the other team is ready too."),
 }
 
 LOBBY = N_("Players are choosing their teams. Start the game once each team has two to four players.")
+# What a phone reads in the lobby: the host's screen starts the game, not the phone.
+LOBBY_PHONE = N_("Players are choosing their teams. The host starts the game once each team has two to four players.")
+# At the start of a round, before either team's clues are in: both encryptors are at work at once.
+ENCRYPTING_BOTH = N_("Both encryptors are looking at their codes and writing three clues.")
 ENCRYPTING = {
     "white": N_("White's encryptor is looking at the code and writing three clues."),
     "black": N_("Black's encryptor is looking at the code and writing three clues."),
@@ -102,6 +109,8 @@ WAITING_ENCRYPTOR = {"white": N_("White's encryptor"), "black": N_("Black's encr
 WAITING_GUESS = {"white": N_("White's guess"), "black": N_("Black's guess")}
 WAITING_INTERCEPTION = {"white": N_("White's interception"), "black": N_("Black's interception")}
 WAITING_KEYWORDS = {"white": N_("White's keyword guesses"), "black": N_("Black's keyword guesses")}
+WAITING_READY = {"white": N_("White to press Next round"), "black": N_("Black to press Next round")}
+REVEALED = N_("Round {round} is over: both codes are revealed. The next round starts when both teams are ready.")
 
 # What happened to a revealed code; keyed by the team that scored the token (or whose code got through).
 INTERCEPTED = {
@@ -150,8 +159,18 @@ def illegal_move_text(reason: str, params: Mapping[str, object], gettext: Transl
     return gettext(ILLEGAL_MOVES[reason]).format(**params)
 
 
-def lobby_text(gettext: Translate = untranslated) -> str:
-    return gettext(LOBBY)
+def lobby_text(gettext: Translate = untranslated, host: bool = True) -> str:
+    """The lobby's sentence: the host screen is told to start the game, a phone that the host will."""
+    return gettext(LOBBY if host else LOBBY_PHONE)
+
+
+def revealed_text(round: int, gettext: Translate = untranslated) -> str:
+    """The sentence of a round's reveal, while the table waits for the teams to be ready."""
+    return gettext(REVEALED).format(round=round)
+
+
+def encrypting_both_text(gettext: Translate = untranslated) -> str:
+    return gettext(ENCRYPTING_BOTH)
 
 
 def encrypting_text(team: str, gettext: Translate = untranslated) -> str:
@@ -199,7 +218,7 @@ def keyword_clue_text(position: int, clue: str, gettext: Translate = untranslate
 
 
 def waiting_text(kind: str, team: str, gettext: Translate = untranslated) -> str:
-    """Whom the table waits for: "encryptor", "guess", "interception" or "keywords" of a team."""
+    """Whom the table waits for: "encryptor", "guess", "interception", "keywords" or "ready" of a team."""
     table = {"encryptor": WAITING_ENCRYPTOR, "guess": WAITING_GUESS, "interception": WAITING_INTERCEPTION,
-             "keywords": WAITING_KEYWORDS}[kind]
+             "keywords": WAITING_KEYWORDS, "ready": WAITING_READY}[kind]
     return gettext(table[team])

@@ -14,12 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from .game import Round, State, Transmission, legal_moves
-from .rules import KEYWORDS, LOBBY, OVER, PLAYING, ROUNDS, TABLE, TEAMS, TIEBREAK, Seat
+from .rules import KEYWORDS, LOBBY, OVER, PLAYING, REVEAL, ROUNDS, TABLE, TEAMS, TIEBREAK, Seat, other_team
 from .text import (
     Translate,
+    encrypting_both_text,
     encrypting_text,
     guessing_text,
     lobby_text,
+    revealed_text,
     team_name,
     tiebreak_text,
     transmission_texts,
@@ -48,6 +50,7 @@ class View:
     sent: list[dict]  # the viewer's team's guesses this round that are still sealed: {"target", "code"}
     waiting: list[str]  # whom the table waits for now ("White's guess"), in the viewer's language
     decoding: dict | None  # the code being decoded now: {"team", "clues"} once its clues are given
+    reveal: dict | None  # the last round once both its codes are revealed (section 6): codes, guesses, tokens
     tiebreak: dict | None
     outcome: dict | None
     can: list[dict]  # the moves this viewer may make now, without what people type
@@ -70,7 +73,7 @@ def view(state: State, viewer: Seat | str | None = None, gettext: Translate = un
         keywords_from="box" if state.setup.keywords is None else "site",
         language=state.setup.language,
         viewer=_viewer(state, viewer),
-        status=status_text(state, gettext),
+        status=status_text(state, gettext, viewer == TABLE),
         turn=state.turn,
         teams={team: _team(state, team, seat, gettext) for team in TEAMS},
         history=[_round(r, gettext) for r in state.rounds],
@@ -78,21 +81,26 @@ def view(state: State, viewer: Seat | str | None = None, gettext: Translate = un
         sent=_sent(state, seat),
         waiting=_waiting(state, gettext),
         decoding=_decoding(state),
+        reveal=_reveal(state, gettext),
         tiebreak=None if tiebreak is None else _tiebreak(state, gettext),
         outcome=None if state.outcome is None else _outcome(state, gettext),
         can=_can(state, viewer),
     )
 
 
-def status_text(state: State, gettext: Translate) -> str:
-    """One sentence for what the table is doing now."""
+def status_text(state: State, gettext: Translate, host: bool = True) -> str:
+    """One sentence for what the table is doing now (in the lobby, the host screen's differs from a phone's)."""
     phase = state.phase
     if phase == LOBBY:
-        return lobby_text(gettext)
+        return lobby_text(gettext, host)
     if phase == TIEBREAK:
         return tiebreak_text(state.tiebreak.cause, gettext)
     if phase == OVER:
         return state.outcome.text(gettext)
+    if phase == REVEAL:
+        return revealed_text(state.round, gettext)
+    if not any(t.given for t in state.current.transmissions):
+        return encrypting_both_text(gettext)
     transmission = state.current.of(state.turn)
     if not transmission.given:
         return encrypting_text(transmission.team, gettext)
@@ -193,6 +201,8 @@ def _waiting(state: State, gettext: Translate) -> list[str]:
     """Whom the table waits for: encryptors still writing, then the guesses of the code being decoded."""
     if state.phase == TIEBREAK:
         return [waiting_text("keywords", team, gettext) for team in TEAMS if state.tiebreak.of(team) is None]
+    if state.phase == REVEAL:
+        return [waiting_text("ready", team, gettext) for team in TEAMS if team not in state.rounds[-1].ready]
     if state.phase != PLAYING:
         return []
     waiting = [waiting_text("encryptor", t.team, gettext) for t in state.current.transmissions if not t.given]
@@ -213,6 +223,27 @@ def _decoding(state: State) -> dict | None:
     if not transmission.given:
         return None
     return {"team": transmission.team, "clues": None if transmission.clues is None else list(transmission.clues)}
+
+
+def _reveal(state: State, gettext: Translate) -> dict | None:
+    """The round just ended, once both its codes are revealed: while the table waits for Next round, and beside
+    the tiebreak or the outcome it led to. Nothing here is secret any more: every guess of it is in."""
+    if state.phase not in (REVEAL, TIEBREAK, OVER) or not state.rounds or state.rounds[-1].turn is not None:
+        return None
+    last = state.rounds[-1]
+    teams = {}
+    for team in TEAMS:
+        own, rival = last.of(team), last.of(other_team(team))
+        teams[team] = _transmission(own, gettext) | {
+            "interceptions_won": int(rival.intercepted),
+            "miscommunications_taken": int(own.miscommunicated),
+        }
+    return {
+        "round": last.number,
+        "waiting": state.phase == REVEAL,
+        "ready": {team: team in last.ready for team in TEAMS},
+        "teams": teams,
+    }
 
 
 def _tiebreak(state: State, gettext: Translate) -> dict:

@@ -107,9 +107,11 @@ class Table:
         form.get_by_role("button", name="Send the guess").click()
         form.wait_for(state="detached", timeout=WAIT)
 
-    def round(self, number: int, game: int, intercept: dict | None = None, shots: bool = False) -> None:
+    def round(self, number: int, game: int, intercept: dict | None = None, shots: bool = False,
+              ready: bool = True) -> None:
         """A round: both encryptors give clues, each team guesses its own code right and (from round 2) the
-        other team's wrong unless `intercept` says that team intercepts it."""
+        other team's wrong unless `intercept` says that team intercepts it; then, unless the round ended the game
+        (round 8 here) or `ready` is False, the reveal's Next round is pressed (see next_round)."""
         encryptor = (number - 1) % 2
         self.host.get_by_text(f"Game {game} · round {number} of 8").wait_for(timeout=WAIT)
         codes = {}
@@ -134,6 +136,22 @@ class Table:
                 interception = codes[target] if (intercept or {}).get(rival) == number else other_than(codes[target])
                 self.guess(guessers[rival], target, interception)
         self.codes = codes
+        if ready and number < 8:
+            self.next_round(number, game)
+
+    def next_round(self, number: int, game: int) -> None:
+        """The reveal's Next round: in odd rounds one phone of each team presses it (White first, and its
+        teammates see the team is ready); in even rounds the host screen starts the next round for both."""
+        self.host.get_by_role("heading", name=f"Round {number}: the codes revealed").wait_for(timeout=WAIT)
+        if number % 2:
+            self.white[1].get_by_role("button", name="Next round").click()
+            self.white[0].get_by_text("Your team is ready already").wait_for(timeout=WAIT)
+            self.black[0].get_by_text("Waiting for: Black to press Next round").wait_for(timeout=WAIT)
+            self.black[0].get_by_role("button", name="Next round").click()
+        else:
+            self.host.get_by_role("button", name="Next round").click()
+        for page in (self.host, *self.phones):
+            page.get_by_text(f"Game {game} · round {number + 1} of 8").wait_for(timeout=WAIT)
 
     def close(self) -> None:
         for context in self.contexts:
@@ -164,10 +182,16 @@ def test_a_split_table_plays_two_whole_games_by_the_buttons(browser, live_server
     # Round 1's reveal on the host: the code and White's guess of it in the history.
     history = table.host.locator("#play .history")
     history.get_by_text(table.codes["white"]).first.wait_for(timeout=WAIT)
-    table.round(2, 1, intercept={"white": 2}, shots=True)
-    table.host.get_by_text("White intercepted Black's code.").wait_for(timeout=WAIT)
-    shot(table.host, "host-reveal", ("en", "fa"))
-    shot(table.white[0], "phone-reveal", ("en", "fa"))
+    table.round(2, 1, intercept={"white": 2}, shots=True, ready=False)
+    # Round 2's reveal on every screen: both codes, the interception guess that matched, the token it won.
+    for page in [table.host, *table.phones]:
+        reveal = page.locator("#play section.reveal")
+        reveal.get_by_text("White intercepted Black's code.").wait_for(timeout=WAIT)
+        for code in table.codes.values():
+            reveal.locator("h3 .code", has_text=code).first.wait_for(timeout=WAIT)
+    shot(table.host, "host-reveal", ("en", "fa", "ja"))
+    shot(table.black[0], "phone-reveal", ("en", "fa", "el"))
+    table.next_round(2, 1)
     for number in range(3, 9):
         table.round(number, 1)
     ending = "White wins on points (interceptions minus miscommunications): 1 to 0."
@@ -263,7 +287,13 @@ def test_the_host_plays_a_seat_with_no_phone(browser, live_server):
     host.locator(".host-seats li", has_text="Black: Seat 2").get_by_role("link").click()
     host.get_by_role("heading", name="You play for Black, seat 2.").wait_for(timeout=WAIT)
     table.guess(host, "black", black_code)
+    # The reveal: the seat played here is ready for Black; White's phone is ready for White.
+    host.get_by_role("heading", name="Round 1: the codes revealed").wait_for(timeout=WAIT)
+    host.get_by_role("button", name="Next round").click()
+    host.get_by_text("Your team is ready already").wait_for(timeout=WAIT)
     host.get_by_role("link", name="Back to the table screen").click()
+    host.get_by_text("Waiting for: White to press Next round").wait_for(timeout=WAIT)
+    table.white[1].get_by_role("button", name="Next round").click()
     host.get_by_text("Game 1 · round 2 of 8").wait_for(timeout=WAIT)
     table.white[0].get_by_text("Game 1 · round 2 of 8").wait_for(timeout=WAIT)
     table.close()
@@ -285,4 +315,70 @@ def test_joining_by_the_buttons_without_javascript(browser, live_server):
     table.guess(table.white[1], "white", white_code)
     table.host.reload()
     table.host.locator("#play .history").get_by_text(white_code).first.wait_for(timeout=WAIT)
+    table.close()
+
+
+def test_a_late_live_answer_never_undoes_the_phones_own_move(browser, live_server):
+    """The flake of issue 33, forced: a long poll sent before a phone's move answers after the move's own answer
+    was drawn. Its fragment (the table before the move, or the same version again) must not be swapped in: the
+    older one would bring back the clue form the phone just sent, and either would replace the buttons under
+    the player's finger (a tap lost between press and release)."""
+    table = Table(browser, live_server, split=False)
+    phone = table.white[0]
+    held, holding = [], [False]
+
+    def live(route):
+        if holding[0]:
+            held.append(route)
+        else:
+            route.continue_()
+
+    phone.route(re.compile(r"/live(\?|$)"), live)
+    for teammate, link in zip(table.white, table.links[:2]):
+        teammate.goto(link)
+        teammate.get_by_role("button", name=re.compile("Join")).click()
+        teammate.locator("#play .keywords li").nth(3).wait_for(timeout=WAIT)
+    phone.get_by_role("link", name="It is my turn to encrypt: show my code").click(timeout=WAIT)
+    phone.get_by_role("button", name="Show my code").click(timeout=WAIT)
+    phone.locator("#clue1").wait_for(timeout=WAIT)
+
+    def held_requests(count: int) -> None:
+        hang = time.monotonic() + WAIT / 1000  # bounds a hang only
+        while len(held) < count:
+            assert time.monotonic() < hang, "the page sent no live request"
+            phone.wait_for_timeout(50)
+
+    # From here the phone's live requests wait in `held`. Black's encryptor (played on the shared screen) looks
+    # at its code: the phone's waiting request answers that as ever, and its next one is held.
+    holding[0] = True
+    host = table.host
+    host.locator(".host-seats li", has_text="Black: Seat 1").get_by_role("link").click()
+    host.get_by_role("link", name="It is my turn to encrypt: show my code").click(timeout=WAIT)
+    host.get_by_role("button", name="Show my code").click(timeout=WAIT)
+    held_requests(1)
+    before = phone.evaluate("document.getElementById('play').outerHTML")
+    assert 'class="clues-form"' in before
+    for index in range(1, 4):
+        phone.locator(f"#clue{index}").fill(f"late {index}")
+    phone.get_by_role("button", name="Give these clues").click()
+    phone.locator("#play details.peek").wait_for(timeout=WAIT)
+    phone.evaluate("document.getElementById('play').dataset.drawn = 'by the move'")
+    # The held request's answer, drawn before the move, arrives now: dropped (the page asks again at once).
+    held[0].fulfill(status=200, body=before, content_type="text/html", headers={"Cache-Control": "no-store"})
+    held_requests(2)
+    assert phone.locator("#play form.clues-form").count() == 0
+    assert phone.locator("#play details.peek").count() == 1
+    # The same version again, as a live answer woken by this very move: dropped too, the buttons stay put.
+    now = phone.evaluate("document.getElementById('play').outerHTML")
+    held[1].fulfill(status=200, body=now, content_type="text/html", headers={"Cache-Control": "no-store"})
+    held_requests(3)
+    assert phone.evaluate("document.getElementById('play').dataset.drawn") == "by the move"
+    # A newer version is swapped in as ever: the phone moves on when Black's encryptor gives clues.
+    holding[0] = False
+    held[2].continue_()
+    for index in range(1, 4):
+        host.locator(f"#clue{index}").fill(f"b{index}")
+    host.get_by_role("button", name="Give these clues").click()
+    phone.get_by_text("Waiting for: White's guess").wait_for(timeout=WAIT)
+    assert phone.evaluate("document.getElementById('play').dataset.drawn") is None
     table.close()

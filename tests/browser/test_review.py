@@ -104,7 +104,7 @@ def test_the_review_on_a_phone_opens_per_player_and_the_replay_shows_the_solver(
         for _ in range(6):  # Forward, as a person steps through the game
             with phone.expect_navigation():
                 phone.locator(".replay-nav a.primary").click()
-        section = phone.locator("#play section.solver")
+        section = phone.locator("#play section.replay-solver")
         assert section.locator("h2").inner_text() == solver
         assert section.locator("li").count() == 4  # three other players, then the hexes
         assert fits_the_width(phone)
@@ -116,6 +116,6 @@ def test_the_review_on_a_phone_opens_per_player_and_the_replay_shows_the_solver(
     host.goto(table["host_url"])
     host.locator("#play details.review").first.wait_for()
     host.locator("#play details.review summary").first.click()
-    assert host.locator("#play section.solver").count() == 0
+    assert host.locator("#play section.replay-solver").count() == 0
     shot(host, "review-host-1280-en")
     host.close()

@@ -32,6 +32,7 @@ from companion.decrypto import (
     Join,
     Leave,
     Move,
+    NextRound,
     Seat,
     ShowCode,
     Start,
@@ -72,7 +73,7 @@ def start_table(rng: random.Random, thorough: bool) -> Table:
     sizes = (rng.randint(2, 4), rng.randint(2, 4))
     phones_pick = rng.random() < 0.4
     setup = make_setup(None if phones_pick else sizes, box=rng.random() < 0.3, table=f"t{rng.getrandbits(48)}",
-                       ending=rng.choice(["rulebook", "short"]))
+                       ending=rng.choice(["rulebook", "short"]), reveal_pause=rng.random() < 0.5)
     table = Table(rng, State.initial(setup), rng.choice([1.0, 0.85, 0.6]), rng.choice([0.0, 0.2, 0.5]), thorough)
     if phones_pick:
         players = [f"p{i}" for i in range(sum(sizes))]
@@ -115,6 +116,10 @@ def scripted_action(table: Table) -> dict:
         team = rng.choice([t for t in TEAMS if state.tiebreak.of(t) is None])
         kind = "count_keywords" if state.setup.keywords is None else "guess_keywords"
         return {"action": kind, "team": team, "seat": None}
+    if state.phase == "reveal":
+        team = rng.choice([None, *(t for t in TEAMS if t not in state.rounds[-1].ready)])
+        seats = [n for n, m in enumerate(state.roster(team), 1) if m.player] if team else []
+        return {"action": "next_round", "team": team, "seat": rng.choice(seats) if seats else None}
     current = state.current
     turn = current.of(state.turn)
     unprepared = [t for t in current.transmissions if not t.given]
@@ -150,6 +155,8 @@ def progress_move(table: Table, action: dict):
         return GuessKeywords(team, words, seat)
     if kind == "accept_keyword":
         return AcceptKeyword(team, action["number"])
+    if kind == "next_round":
+        return NextRound(team, seat)
     return CountKeywords(team, rng.randint(0, 4), seat)
 
 
@@ -168,6 +175,8 @@ def arbitrary_move(rng: random.Random):
         GuessKeywords(team, ("a", "b", "c", "d"), seat),
         CountKeywords(team, rng.randint(-1, 5), seat),
         AcceptKeyword(team, rng.randint(1, 4), seat),
+        NextRound(team, seat),
+        NextRound(),
     ])
 
 
@@ -198,8 +207,9 @@ def normalized(text: str) -> str:
 
 
 def check_transition(table: Table, before: State, move, after: State) -> None:
-    phases = ["lobby", "playing", "tiebreak", "over"]
-    assert phases.index(after.phase) >= phases.index(before.phase)
+    # A round's reveal comes between two rounds: it leads back to "playing", never to the lobby.
+    order = {"lobby": 0, "playing": 1, "reveal": 1, "tiebreak": 2, "over": 3}
+    assert order[after.phase] >= order[before.phase]
     for r in after.rounds[len(before.rounds):]:  # a new round: its codes, drawn from the game's secret
         for transmission in r.transmissions:
             assert transmission.code in CODES
@@ -224,6 +234,8 @@ def check_transition(table: Table, before: State, move, after: State) -> None:
     round_over = revealed is not None and revealed.team == "black"
     if round_over:
         check_round_end(table, before, after)
+    elif isinstance(move, NextRound):
+        check_next_round(table, before, move, after)
     elif before.phase == after.phase == "playing" or isinstance(move, Start):
         assert after.round == max(before.round, 1) and after.outcome is None
     if isinstance(move, (GuessKeywords, CountKeywords)):
@@ -233,17 +245,35 @@ def check_transition(table: Table, before: State, move, after: State) -> None:
         assert move.number in after.tiebreak.of(move.team).accepted
 
 
+def check_next_round(table: Table, before: State, move, after: State) -> None:
+    """Next round after a reveal: a team is ready, and the round starts once both are (or the table says so)."""
+    assert before.phase == "reveal"
+    ready = set(before.rounds[-1].ready) | {move.team}
+    if move.team is None or ready == set(TEAMS):
+        check_new_round(table, before, after)
+    else:
+        assert after.phase == "reveal" and set(after.rounds[-1].ready) == ready and after.round == before.round
+
+
+def check_new_round(table: Table, before: State, after: State) -> None:
+    """The next round has begun: new encryptors in turn, nothing shown or given yet."""
+    assert after.phase == "playing" and after.round == before.round + 1
+    for team in TEAMS:
+        size = len(after.roster(team))
+        assert after.encryptor(team) == before.rounds[-1].of(team).encryptor % size + 1
+        if team not in table.roster_changed:
+            # Each player encrypts in turn: seat 1, 2, ... and round again.
+            assert after.encryptor(team) == (after.round - 1) % table.first_round_sizes[team] + 1
+        assert not after.current.of(team).shown and not after.current.of(team).given
+
+
 def check_round_end(table: Table, before: State, after: State) -> None:
     end = expected_end(tokens(after), before.round, before.setup.ending)
-    if end is None:
-        assert after.phase == "playing" and after.round == before.round + 1
-        for team in TEAMS:
-            size = len(after.roster(team))
-            assert after.encryptor(team) == before.encryptor(team) % size + 1
-            if team not in table.roster_changed:
-                # Each player encrypts in turn: seat 1, 2, ... and round again.
-                assert after.encryptor(team) == (after.round - 1) % table.first_round_sizes[team] + 1
-            assert not after.current.of(team).shown and not after.current.of(team).given
+    if end is None and before.setup.reveal_pause:
+        assert after.phase == "reveal" and after.round == before.round and after.rounds[-1].ready == ()
+        assert view(after, TABLE).reveal["round"] == before.round
+    elif end is None:
+        check_new_round(table, before, after)
     elif end[0] == "tiebreak":
         assert after.phase == "tiebreak" and after.tiebreak.cause == end[1] and after.round == before.round
     elif end[0] == "points":

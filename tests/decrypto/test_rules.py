@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -20,6 +21,7 @@ from companion.decrypto import (
     Leave,
     Move,
     MoveFormatError,
+    NextRound,
     Seat,
     Setup,
     ShowCode,
@@ -493,7 +495,10 @@ def test_each_screen_is_offered_exactly_its_moves():
 
 def test_status_sentences_follow_the_round():
     state = make_game()
-    assert view(state, TABLE).status == "White's encryptor is looking at the code and writing three clues."
+    # Both encryptors work at once: the shared screen and the other team say so.
+    assert view(state, TABLE).status == "Both encryptors are looking at their codes and writing three clues."
+    assert view(give(state, "black"), TABLE).status == (
+        "White's encryptor is looking at the code and writing three clues.")
     state = give(state, "white")
     assert view(state, TABLE).status == "White is guessing its own code."
     state = give(decode(state, "white"), "black")
@@ -501,6 +506,90 @@ def test_status_sentences_follow_the_round():
     state = give(decode(state, "black"), "white")
     assert view(state, TABLE).status == "Both teams are guessing White's code."
     assert view(lobby(), None).status.startswith("Players are choosing their teams.")
+
+
+def test_only_the_shared_screen_starts_a_split_table_and_phones_are_told_so():
+    state = lobby(white=["ann", "bob"], black=["cy", "di"])
+    assert view(state, TABLE).can == [{"action": "start"}]
+    assert view(state, TABLE).status == (
+        "Players are choosing their teams. Start the game once each team has two to four players.")
+    phone = view(state, Seat("white", 1))
+    assert all(offer["action"] == "join" for offer in phone.can)  # switching teams, never starting
+    assert phone.status == (
+        "Players are choosing their teams. The host starts the game once each team has two to four players.")
+
+
+# The round's reveal, on a table that pauses at each round's end.
+
+
+def paused_game(sizes=(2, 2)) -> State:
+    return State.initial(replace(make_setup(sizes), reveal_pause=True))
+
+
+def test_a_round_ends_on_its_reveal_until_both_teams_are_ready():
+    state = play_round(paused_game(), white=(True, False), black=(False, False))
+    assert state.phase == "reveal" and state.round == 1 and state.current is None
+    seen = view(state, Seat("white", 2))
+    assert seen.status == "Round 1 is over: both codes are revealed. The next round starts when both teams are ready."
+    assert seen.waiting == ["White to press Next round", "Black to press Next round"]
+    white, black = seen.reveal["teams"]["white"], seen.reveal["teams"]["black"]
+    assert white["code"] == list(state.rounds[-1].of("white").code) == white["own_guess"]
+    assert black["own_guess"] != black["code"] and black["miscommunications_taken"] == 1
+    assert seen.can == [{"action": "next_round", "team": "white", "seat": 2}]
+    # The shared screen starts it for everyone, or says a team is ready (a team it plays without phones).
+    assert view(state, TABLE).can == [{"action": "next_round", "team": team, "seat": None}
+                                      for team in (None, "white", "black")]
+    assert refused(state, ShowCode("white")).reason == "round_revealed"
+    # One seat of a team speaks for it; the round starts once both teams are ready.
+    state = state.apply(NextRound("white", 1))
+    assert refused(state, NextRound("white", 2)).reason == "already_ready"
+    assert state.phase == "reveal" and view(state, TABLE).waiting == ["Black to press Next round"]
+    state = state.apply(NextRound("black", 2))
+    assert state.phase == "playing" and state.round == 2 and view(state, TABLE).reveal is None
+    assert refused(state, NextRound("white", 1)).reason == "not_revealed"
+
+
+def test_the_shared_screen_starts_the_next_round_for_the_whole_table():
+    state = play_round(paused_game())
+    assert state.apply(NextRound()).round == 2
+    assert refused(make_game(), NextRound()).reason == "not_revealed"
+    assert refused(lobby(), NextRound("white", 1)).reason == "not_started"
+
+
+def test_the_reveal_shows_the_interception_and_its_token():
+    state = play_round(paused_game(), white=(True, False), black=(True, False)).apply(NextRound())
+    state = play_round(state, white=(True, True), black=(True, False))
+    reveal = view(state, Seat("white", 1)).reveal
+    assert reveal["round"] == 2 and reveal["waiting"]
+    assert reveal["teams"]["black"]["interceptions_won"] == 1 and reveal["teams"]["white"]["interceptions_won"] == 0
+    assert reveal["teams"]["white"]["interception_guess"] == reveal["teams"]["white"]["code"]
+    assert reveal["teams"]["white"]["texts"] == ["Black intercepted White's code."]
+
+
+def test_nothing_of_the_reveal_shows_before_both_guesses_of_the_last_code_are_in():
+    state = give(give(paused_game(), "white"), "black")
+    state = decode(state, "white")
+    assert view(state, TABLE).reveal is None
+    for viewer in (TABLE, Seat("white", 2), Seat("black", 2)):
+        assert "code" not in view(state, viewer).history[-1]["black"]
+    state = decode(state, "black")
+    assert view(state, Seat("white", 2)).history[-1]["black"]["code"] == list(state.rounds[-1].of("black").code)
+
+
+def test_a_round_that_ends_the_game_does_not_pause():
+    state = paused_game()
+    state = play_round(state, white=(False, False)).apply(NextRound())
+    state = play_round(state, white=(False, False))
+    assert state.phase == "over" and view(state, TABLE).reveal["round"] == 2
+    assert not view(state, TABLE).reveal["waiting"]
+
+
+def test_setups_stored_before_the_reveal_replay_without_it():
+    data = make_setup().to_json()
+    del data["reveal_pause"]
+    setup = Setup.from_json(data, SERVER_KEY)
+    assert not setup.reveal_pause and play_round(State.initial(setup)).round == 2
+    assert Setup.from_json(replace(setup, reveal_pause=True).to_json(), SERVER_KEY).reveal_pause
 
 
 # Repeated clues are a warning.
@@ -539,6 +628,8 @@ MOVES = [
     Guess("black", "white", (4, 2, 1), 2),
     GuessKeywords("white", ("a", "", "c", "d")),
     CountKeywords("black", 3, None),
+    NextRound(),
+    NextRound("black", 2),
 ]
 
 
@@ -560,6 +651,7 @@ def test_moves_round_trip_through_json(move):
         {"action": "join", "player": "", "team": "white"},
         {"action": "join", "player": "a\nb", "team": "white"},
         {"action": "count_keywords", "team": "white", "right": "3"},
+        {"action": "next_round", "seat": 2},
         ["show_code"],
     ],
 )
@@ -614,3 +706,9 @@ def test_outcome_sentences_name_the_right_team_first():
     for (reason, winner), template in OUTCOMES.items():
         if winner is not None and reason != "miscommunications":
             assert template.startswith(winner.title())
+
+
+def test_keyword_guesses_are_refused_on_a_rounds_reveal():
+    state = play_round(paused_game())
+    assert refused(state, GuessKeywords("white", ("a", "b", "c", "d"))).reason == "no_tiebreak"
+    assert refused(state, CountKeywords("white", 2)).reason == "no_tiebreak"

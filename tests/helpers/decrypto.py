@@ -10,10 +10,11 @@ SERVER_KEY = b"decrypto tests server key"
 WORDS = tuple(f"word{i:02}" for i in range(40))
 
 
-def make_setup(sizes=(2, 2), box=False, table="table-1", game=1, ending="rulebook") -> Setup:
+def make_setup(sizes=(2, 2), box=False, table="table-1", game=1, ending="rulebook", reveal_pause=False) -> Setup:
     if box:
-        return Setup.create(SERVER_KEY, table, game=game, team_sizes=sizes, ending=ending)
-    return Setup.create(SERVER_KEY, table, game=game, team_sizes=sizes, language="en", words=WORDS, ending=ending)
+        return Setup.create(SERVER_KEY, table, game=game, team_sizes=sizes, ending=ending, reveal_pause=reveal_pause)
+    return Setup.create(SERVER_KEY, table, game=game, team_sizes=sizes, language="en", words=WORDS, ending=ending,
+                        reveal_pause=reveal_pause)
 
 
 def make_game(sizes=(2, 2), box=False, table="table-1", ending="rulebook") -> State:

@@ -100,7 +100,7 @@ def cryptid_pages(app, client) -> list[str]:
     dealt = client.post("/api/tables", json={"players": 4, "advanced": True}).get_json()
     pages += [path_of(dealt["host_url"]), path_of(dealt["seats"][0]["url"]), path_of(dealt["seats"][0]["url"]) + "?hex=40",
               path_of(dealt["host_url"]) + "/live", f"/games/{dealt['code']}"]
-    notebook = client.post("/api/tables", json={"players": 3, "notebook": True}).get_json()
+    notebook = client.post("/api/tables", json={"players": 3, "solver": True}).get_json()
     pages += [path_of(notebook["seats"][1]["url"]), path_of(notebook["seats"][1]["url"]) + "?hex=40"]
     # A refereed game played to its end: ranks, reviews, the next game's form.
     played = client.post("/api/tables", json={"players": 3}).get_json()
@@ -174,6 +174,12 @@ def game_pages(client, host: str, phones) -> tuple[list[str], list[str]]:
     """The rest of the Decrypto game: round 2 under way with tokens won, then the end; and the warning a Persian
     encryptor gets for a clue the team gave in round 1."""
     decrypto_round(phones, 1, done=("show_code", "give_clues"))
+    client.set_cookie("lang", "fa")
+    revealed = phones["black"][1].get()  # round 1's reveal: codes, guesses and tokens
+    assert 'class="reveal"' in revealed
+    client.set_cookie("lang", "en")
+    assert "the codes revealed" in phones["white"][0].act(action="next_round")
+    phones["black"][0].act(action="next_round")
     pages = [host, phones["white"][1].path, phones["black"][0].path]
     phones["white"][1].act(action="show_code")
     client.set_cookie("lang", "fa")
@@ -181,7 +187,7 @@ def game_pages(client, host: str, phones) -> tuple[list[str], list[str]]:
     client.set_cookie("lang", "en")
     pages += [host, phones["white"][1].path, phones["white"][1].path + "?do=show", phones["black"][0].path]
     decrypto_round(phones, 2, done=("show_code",))
-    return [*pages, host, phones["white"][0].path, phones["black"][1].path], [warned]
+    return [*pages, host, phones["white"][0].path, phones["black"][1].path], [warned, revealed]
 
 
 def test_persian_pages_write_every_number_in_persian_digits(app):

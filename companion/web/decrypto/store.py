@@ -61,7 +61,9 @@ def _dealt(setup: Setup) -> list[str]:
 def create_table(team_sizes: tuple[int, int] | None, language: str | None, ending: str) -> str:
     """A new table with its first game dealt; returns its id."""
     code = new_id(TABLE_ID_LENGTH)
-    setup = Setup.create(server_key(), code, team_sizes=team_sizes, language=language, ending=ending)
+    # The site's tables end each round on its reveal until the teams are ready (docs/decrypto-rules.md section 6).
+    setup = Setup.create(server_key(), code, team_sizes=team_sizes, language=language, ending=ending,
+                         reveal_pause=True)
     used = [] if language is None else sorted(used_after(load_words(language), (), _dealt(setup)))
     with writing():
         touch(code)
@@ -122,7 +124,7 @@ def next_game(table: DecryptoTable) -> DecryptoTable:
     )
     following = Setup.create(server_key(), table.code, game=setup.game + 1, team_sizes=setup.team_sizes,
                              language=setup.language, used=table.used, recent=_dealt(setup), ending=setup.ending,
-                             seated=seated, first_encryptors=firsts)
+                             seated=seated, first_encryptors=firsts, reveal_pause=setup.reveal_pause)
     used = table.used
     if setup.language is not None:
         used = used_after(load_words(setup.language), table.used, _dealt(following))

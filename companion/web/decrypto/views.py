@@ -31,6 +31,7 @@ from companion.decrypto import (
     IllegalMove,
     Join,
     Leave,
+    NextRound,
     Seat,
     ShowCode,
     Start,
@@ -57,7 +58,7 @@ from companion.web.core.live import long_poll_response
 from companion.web.core.moves import act, wants_fragment
 from companion.web.core.network import phone_base
 from companion.web.core.qr import qr_svg
-from companion.web.core.ratelimit import actions_limit, limiter, new_games_limit
+from companion.web.core.ratelimit import acts, deals
 from companion.web.core.security import mark_private
 from companion.web.core.store import Conflict
 from companion.web.core.tokens import new_id
@@ -295,7 +296,7 @@ def new():
 
 
 @bp.post("/decrypto/new")
-@limiter.limit(new_games_limit)
+@deals
 def create():
     form = NewTableForm()
     if not form.validate_on_submit():
@@ -390,7 +391,7 @@ def player(token: str):
 
 
 @bp.post("/decrypto/p/<token>/take-over")
-@limiter.limit(actions_limit)
+@acts
 def take_over(token: str):
     """This browser takes the seat over from the one that held it (its player confirmed)."""
     table, player_id = player_table(token)
@@ -481,6 +482,8 @@ def seat_move(seat: Seat, form):
         if form.get("confirm") != "yes":
             raise ValueError("a guess needs its confirm box")
         return Guess(seat.team, form.get("target", ""), guessed_code(form), seat.number)
+    if action == "next_round":
+        return NextRound(seat.team, seat.number)
     if action == "guess_keywords":
         return GuessKeywords(seat.team, _texts(form, "word", 4), seat.number)
     if action == "count_keywords":
@@ -512,7 +515,7 @@ def warned_clues(table: DecryptoTable, move, seat_context):
 
 
 @bp.post("/decrypto/p/<token>/play")
-@limiter.limit(actions_limit)
+@acts
 def player_act(token: str):
     table, player_id = player_table(token)
     mark_private()
@@ -529,13 +532,15 @@ def player_act(token: str):
 
 
 def host_move(table: DecryptoTable, form):
-    """What the host screen's form asks for: start, the next game, a seat's phone let go, a keyword guess counted,
+    """What the host screen's form asks for: start, the next round after a reveal, the next game, a seat's phone let go, a keyword guess counted,
     or a move of a seat with no phone that the shared screen plays."""
     action = form.get("action", "")
     if action == "start":
         return Start()
     if action == "next_game":
         return NEXT_GAME
+    if action == "next_round" and "as" not in form:  # for the whole table; a seat played here is ready for its team
+        return NextRound()
     if action == "free_seat":
         seat = seat_from_text(form.get("seat", ""))
         if seat is None or not 1 <= seat.number <= len(table.state.roster(seat.team)):
@@ -555,7 +560,7 @@ def host_move(table: DecryptoTable, form):
 
 
 @bp.post("/decrypto/h/<token>/play")
-@limiter.limit(actions_limit)
+@acts
 def host_act(token: str):
     """The host screen: starts a split table, plays seats with no phone, lets a lost phone's seat go, counts a
     keyword guess, and deals the next game once one is over."""

@@ -122,10 +122,10 @@ def test_the_replay_shows_the_solver_from_the_seat_view_of_each_step(apps):  # n
     state = referee_state(apps[0], code)
     end = client.get(f"/s/{tokens[0]}").get_data(as_text=True)
     assert "the replay shows, at every move, what your clue and the pieces allowed" in end
-    assert 'class="solver"' not in end
+    assert 'class="replay-solver"' not in end
     for step in (0, 3, 9):
         page = html.unescape(client.get(f"/s/{tokens[0]}?replay={step}").get_data(as_text=True))
-        section = re.search(r'<section class="solver".*?</section>', page, re.S).group()
+        section = re.search(r'<section class="replay-solver".*?</section>', page, re.S).group()
         shown = view(State.replay(state.game, moves_until(apps[0], code, step)), 1)
         expected = solver_view(Evidence.from_view(shown))
         names = state.display_names()
@@ -136,7 +136,7 @@ def test_the_replay_shows_the_solver_from_the_seat_view_of_each_step(apps):  # n
         assert f"The habitat could be on {hexes} hex{'es' if hexes != 1 else ''}." in section
         assert hex_name(expected.chances[0][0]) in section
     host = client.get(host_path(apps[0], code) + "?replay=3").get_data(as_text=True)
-    assert 'class="solver"' not in host  # the Solver reasons from a seat's clue: phones only
+    assert 'class="replay-solver"' not in host  # the Solver reasons from a seat's clue: phones only
 
 
 def moves_until(app, code: str, step: int) -> list:

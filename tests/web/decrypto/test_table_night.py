@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from companion.decrypto import TEAMS, GuessKeywords
+from companion.decrypto import TEAMS, GuessKeywords, NextRound
 from companion.web.decrypto.store import load_table, play
 from companion.web.decrypto.tokens import read_decrypto_host_token
 
@@ -81,6 +81,7 @@ def test_teammates_see_the_sealed_guess_their_team_sent_and_the_other_team_does_
         if round_number == 1:
             white2.act(action="guess", target="white", confirm="yes", **picks(codes["white"]))
             black2.act(action="guess", target="black", confirm="yes", **picks(codes["black"]))
+            host_post(client, host, action="next_round")
     # Round 2: White's seat 1 guesses White's code; Black's seat 1 has not intercepted yet, so it stays sealed.
     guess = wrong(codes["white"])
     white1.act(action="guess", target="white", confirm="yes", **picks(guess))
@@ -127,6 +128,10 @@ def test_a_seat_without_a_phone_is_played_from_the_host_screen(app):
     white[1].act(action="guess", target="white", confirm="yes", **picks(white_code))
     # Black's guess of its own code, from the shared screen playing seat 2.
     host_post(client, host, action="guess", target="black", confirm="yes", **{"as": "black-2"}, **picks(black_code))
+    # The round's reveal: the seat played here says Black is ready, White's phone says White is.
+    body = host_post(client, host, action="next_round", **{"as": "black-2"})
+    assert "Your team is ready already" in body and "Waiting for:" in body
+    white[0].act(action="next_round")
     assert "round 2 of 8" in client.get(host).get_data(as_text=True)
     # A seat a phone holds is played on that phone, not here.
     assert client.get(host + "/seat/white-1").status_code == 409
@@ -189,6 +194,8 @@ def test_the_sand_timer_runs_for_the_slower_team_and_resets_each_round(app):
     assert not SAND.search(client.get(host).get_data(as_text=True))  # both in: the timer is done with
     phones["white"][1].act(action="guess", target="white", confirm="yes", **picks(white_code))
     phones["black"][1].act(action="guess", target="black", confirm="yes", **picks(black_code))
+    assert "Round 1: the codes revealed" in client.get(host).get_data(as_text=True)
+    host_post(client, host, action="next_round")
     hosted = client.get(host).get_data(as_text=True)
     assert "round 2 of 8" in hosted and not SAND.search(hosted) and "Time is up" not in hosted
 
@@ -234,6 +241,7 @@ def test_the_keyword_guesses_are_shown_beside_the_keywords_and_the_host_can_coun
         state = table.state
         for _ in range(8):
             state = engine_round(state)
+            state = state.apply(NextRound()) if state.phase == "reveal" else state
         for move in moves_between(table.state, state):
             table = play(table, move)
         white_words, black_words = table.state.setup.keywords
@@ -258,6 +266,8 @@ def moves_between(before, after):
 
     moves = []
     for r in after.rounds:
+        if r.number > 1 and after.setup.reveal_pause:
+            moves.append(NextRound())  # the shared screen ends each reveal
         for t in r.transmissions:
             seat = t.encryptor if after.roster(t.team)[t.encryptor - 1].player else None
             moves += [ShowCode(t.team, seat), GiveClues(t.team, t.clues, seat)]
@@ -317,3 +327,76 @@ def test_a_seat_link_open_on_another_phone_asks_before_taking_over_and_the_first
     moved = first.client.get(first.path + "/live", headers={"If-None-Match": etag}).get_data(as_text=True)
     assert "This seat is open on another phone" in moved and keyword not in KEYWORD.findall(moved)
     assert keyword not in KEYWORD.findall(first.get()) and "Take this seat over on this phone" in first.received[-1]
+
+
+REVEAL_CODE = re.compile(r'<h3>(White|Black)\'s code <strong class="code" dir="ltr">([^<]+)</strong></h3>')
+VERSION = re.compile(r'id="play"[^>]* data-version="(\d+)"')
+
+
+def test_a_round_ends_on_its_reveal_on_every_screen_until_both_teams_are_ready(app):
+    from tests.web.cryptid.test_pages import page_weight
+
+    from .test_views import PHONE_BUDGET
+
+    client = app.test_client()
+    host, phones = seated_table(client, white="4", black="4")
+    codes = {team: encrypt(phones[team][0]) for team in TEAMS}
+    phones["white"][1].act(action="guess", target="white", confirm="yes", **picks(codes["white"]))
+    # Black's code is not decoded yet: nobody sees it, nor a reveal.
+    for body in [client.get(host).get_data(as_text=True)] + [phone.get() for team in TEAMS for phone in phones[team]]:
+        assert "the codes revealed" not in body and 'value="next_round"' not in body
+    phones["black"][1].act(action="guess", target="black", confirm="yes", **picks(wrong(codes["black"])))
+    # Every phone and the host show both codes, each guess against them and the token it cost.
+    screens = [client.get(host).get_data(as_text=True)] + [phone.get() for team in TEAMS for phone in phones[team]]
+    for body in screens:
+        assert "Round 1: the codes revealed" in body
+        assert dict(REVEAL_CODE.findall(body)) == {"White": codes["white"], "Black": codes["black"]}
+        assert f'<td class="code" dir="ltr">{wrong(codes["black"])}</td>' in body
+        assert "Black missed its own code and takes a miscommunication token." in body
+        assert "Waiting for: <span class=\"waiting-for\">White to press Next round</span>" in body
+    assert screens[0].count('value="next_round"') == 1 and all('value="next_round"' in body for body in screens[1:])
+    client.set_cookie("lang", "fa")
+    assert page_weight(client, phones["white"][0].path) <= PHONE_BUDGET
+    client.set_cookie("lang", "en")
+    # One phone of White speaks for its team; its teammates see it is ready, and the round waits for Black.
+    body = phones["white"][2].act(action="next_round")
+    assert "Your team is ready already" in body and "Your team is ready already" in phones["white"][0].get()
+    assert 'value="next_round"' in phones["black"][3].get()
+    assert "White to press Next round" not in client.get(host).get_data(as_text=True)
+    phones["white"][0].act(status=409, action="next_round")
+    phones["black"][3].act(action="next_round")
+    hosted = client.get(host).get_data(as_text=True)
+    assert "round 2 of 8" in hosted and "the codes revealed" not in hosted
+
+
+def test_every_fragment_names_the_tables_version_for_the_page_script(app):
+    """play.js never swaps a live answer in over a newer fragment: each fragment says which version it shows."""
+    client = app.test_client()
+    host, phones = seated_table(client)
+    first = int(VERSION.search(client.get(host + "/live").get_data(as_text=True)).group(1))
+    assert first == 4  # four joins
+    body = phones["white"][0].act(action="show_code")
+    assert int(VERSION.search(body).group(1)) == first + 1
+    live = client.get(phones["white"][1].path + "/live").get_data(as_text=True)
+    assert int(VERSION.search(live).group(1)) == first + 1
+
+
+def test_phones_are_told_who_starts_the_game_and_whose_address_is_private(app):
+    client = app.test_client()
+    host, page = open_table(client, split="y")
+    (join_url,) = LINK.findall(page)
+    phone = Phone(client, client.get(urlsplit(join_url).path).location)
+    phone.act(action="join", team="white", name="Ann")
+    body = phone.get()
+    assert "Your turn" not in body and "data-your-turn" not in body
+    assert "The host starts the game once each team has two to four players." in body
+    assert "Other players join by the code on the shared screen." in body
+    assert "Start the game once each team" in client.get(host).get_data(as_text=True)
+    host, phones = seated_table(client)
+    assert "This page is yours alone: do not share its address." in phones["white"][0].get()
+    assert "Both encryptors are looking at their codes" in phones["white"][1].get()
+    seat_page = client.get(host + "/seat/black-1")
+    assert seat_page.status_code == 409  # a phone holds it; a seat with no phone has no privacy note:
+    host, page = open_table(client)
+    shared = client.get(host + "/seat/black-1").get_data(as_text=True)
+    assert "yours alone" not in shared and "Back to the table screen" in shared

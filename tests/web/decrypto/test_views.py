@@ -102,6 +102,14 @@ def play_round(phones, round_number: int, black_guesses_wrong: bool) -> None:
         if round_number > 1:
             rival = "white" if target == "black" else "black"
             guesser[rival].act(action="guess", target=target, code=wrong(codes[target]), confirm="yes")
+    ready_for_next_round(phones)
+
+
+def ready_for_next_round(phones) -> None:
+    """After a round's reveal, one phone of each team presses Next round (unless the round ended the game)."""
+    for team in TEAMS:
+        if 'value="next_round"' in phones[team][0].get():
+            phones[team][0].act(action="next_round")
 
 
 def test_a_whole_game_to_a_win_and_no_phone_sees_what_it_should_not(app):
