@@ -180,7 +180,7 @@ def live_context(game: Game, state: State, *, seat: int | None, live_url: str, a
         "solver_table": solver and seen.phase != OVER,
         "reason": pending_reason(state, names, seat, gettext) if replay is None else None,
         # A finished game's replay on a phone: the Solver's view of that step, from the seat.
-        "solver": replay_solver(game, shown, replay, names) if replay is not None and seat is not None else None,
+        "replay_solver": replay_solver(game, shown, replay, names) if replay is not None and seat else None,
         "log": _log_moves(shown.log, names, game, seat),
         "announce": " ".join(log_entry_text(e, names, gettext) for e in latest_move_entries(shown.log)),
         "results": _results(game, state, seen, names) if seen.reveal else None,
