@@ -60,7 +60,7 @@ class Strategy:
 LEVELS: dict[str, Strategy] = {
     "novice": Strategy("novice", PER_SEAT, PLAIN, 1.0, HIDDEN, memory=2, reads_cubes=False, hunch=2),
     "beginner": Strategy("beginner", PER_SEAT, PLAIN, 1.0, HIDDEN, memory=4, hunch=2),
-    "solid": Strategy("solid", PER_SEAT, SHRINK, 1.0, HIDDEN, hunch=2),
+    "solid": Strategy("solid", PER_SEAT, SHRINK, 0.2, HIDDEN, hunch=2),
     "expert": Strategy("expert", EXACT, GAIN, 0.34, HIDDEN, cube_cost=0.25, wary=True, rivalry=0.3,
                        discs=HIDDEN),
 }
@@ -139,10 +139,31 @@ def _per_seat_turn(view: View, evidence: Evidence, strategy: Strategy, rng: rand
         return Search(view.seat, _believed(view, everyone & view.search_choices, rng))
     if searchable and searchable.bit_count() <= strategy.hunch and possible.bit_count() <= strategy.hunch:
         return Search(view.seat, _believed(view, searchable, rng))
+    if searchable and strategy.search_at < 1:
+        chances = _per_seat_chances(view, clues, possible, areas)
+        best = max(chances[hex] for hex in hexes_of(searchable))
+        if best >= strategy.search_at:
+            return Search(view.seat, rng.choice([hex for hex in hexes_of(searchable) if chances[hex] == best]))
     question = _per_seat_question(view, clues, possible, strategy, rng)
     if question is None:
         return Search(view.seat, _believed(view, searchable or view.search_choices, rng))
     return Ask(view.seat, *question)
+
+
+def _per_seat_chances(view: View, clues: tuple[int, ...], possible: int, areas) -> dict[int, float]:
+    """How likely each possible hex is by one-opponent-at-a-time reckoning: each opponent's clues taken as equally
+    likely and the opponents as independent, so a hex's weight is the product over opponents of the share of
+    their clues that allow it (what a person estimates; the exact posterior also weighs how clues combine)."""
+    weights = {}
+    for hex in hexes_of(possible):
+        weight = 1.0
+        for seat in view.seats:
+            if seat != view.seat:
+                candidates = hexes_of(clues[seat - 1])
+                weight *= sum(areas[clue] >> hex & 1 for clue in candidates) / len(candidates)
+        weights[hex] = weight
+    total = sum(weights.values())
+    return {hex: weight / total for hex, weight in weights.items()} if total else weights
 
 
 def _remembered_clues(view: View, evidence: Evidence, strategy: Strategy) -> tuple[int, ...]:
