@@ -16,7 +16,7 @@ from math import log2
 
 from .deduction import Evidence, Posterior, clue_table, posterior, seat_clues
 from .hexgrid import DISTANCE, hexes_of, mask_of
-from .play import CUBE, DISC, PENDING_CUBE, SEARCH, Ask, Cube, Move, Search
+from .play import CUBE, DISC, PENDING_CUBE, PENDING_DISC, SEARCH, Ask, Cube, Disc, Move, Search
 from .view import View
 
 # How a strategy reasons: each seat on its own (cheap, loose), or every valid setup at once (exact).
@@ -66,10 +66,10 @@ LEVELS: dict[str, Strategy] = {
 }
 # Reference players of the measurements (docs/cryptid-bots.md): not offered at the table.
 REFERENCES: dict[str, Strategy] = {
-    "random-asks": Strategy("random-asks", PER_SEAT, RANDOM, 1.0, ANYWHERE),
-    "exact-sure": Strategy("exact-sure", EXACT, GAIN, 1.0, ANYWHERE),
-    "even-split": Strategy("even-split", EXACT, EVEN_SPLIT, 1.0, ANYWHERE),
-    "gain-34": Strategy("gain-34", EXACT, GAIN, 0.34, ANYWHERE),
+    "random-asks": Strategy("random-asks", PER_SEAT, RANDOM, 1.0, ANYWHERE, discs=ANYWHERE),
+    "exact-sure": Strategy("exact-sure", EXACT, GAIN, 1.0, ANYWHERE, discs=ANYWHERE),
+    "even-split": Strategy("even-split", EXACT, EVEN_SPLIT, 1.0, ANYWHERE, discs=ANYWHERE),
+    "gain-34": Strategy("gain-34", EXACT, GAIN, 0.34, ANYWHERE, discs=ANYWHERE),
 }
 STRATEGIES = LEVELS | REFERENCES
 
@@ -84,6 +84,8 @@ def choose_move(view: View, strategy: Strategy, rng: random.Random, hint: str | 
     evidence = Evidence.from_view(view, hint)
     if view.pending == PENDING_CUBE:
         return Cube(view.seat, _cube_hex(view, evidence, strategy, rng))
+    if view.pending == PENDING_DISC:
+        return Disc(view.seat, _disc_hex(view, evidence, strategy, rng))
     if strategy.reasoning == PER_SEAT:
         return _per_seat_turn(view, evidence, strategy, rng)
     return _exact_turn(view, evidence, strategy, rng)
@@ -91,31 +93,35 @@ def choose_move(view: View, strategy: Strategy, rng: random.Random, hint: str | 
 
 def _cube_hex(view: View, evidence: Evidence, strategy: Strategy, rng: random.Random) -> int:
     """Anywhere it may, or where the fewest of the clues the table still thinks it may hold are ruled out."""
-    choices = hexes_of(view.cube_choices)
+    return _hiding_hex(view, evidence, strategy, rng, view.cube_choices, allows=False)
+
+
+def _hiding_hex(view: View, evidence: Evidence, strategy: Strategy, rng: random.Random, choices: int,
+                allows: bool) -> int:
+    """One of `choices` for a piece of the seat's own: any for a careless strategy; for a HIDDEN one, a hex that
+    keeps the most clues the table still thinks the seat may hold (those whose area `allows` the hex or not)."""
+    hexes = hexes_of(choices)
     if strategy.cubes == ANYWHERE:
-        return rng.choice(choices)
+        return rng.choice(hexes)
     areas = clue_table(view.map_code).areas
     mine = hexes_of(seat_clues(evidence.public())[view.seat - 1])
-    kept = {hex: sum(1 for clue in mine if not areas[clue] >> hex & 1) for hex in choices}
+    kept = {hex: sum(1 for clue in mine if bool(areas[clue] >> hex & 1) == allows) for hex in hexes}
     most = max(kept.values())
     return rng.choice([hex for hex, count in kept.items() if count == most])
 
 
-def _disc_hex(view: View, evidence: Evidence, strategy: Strategy, rng: random.Random, choices: int) -> int:
-    """Where the extra disc of a search goes (a hex of `choices`): NEAR, the one nearest the searched hex, as a
-    person puts it; HIDDEN, where the fewest of the clues the table still thinks it may hold are ruled out."""
-    options = hexes_of(choices)
-    if strategy.discs == NEAR:
-        searched = next((entry.hex for entry in reversed(view.log) if entry.action == SEARCH), None)
-        if searched is not None:
-            nearest = min(DISTANCE[searched][hex] for hex in options)
-            options = [hex for hex in options if DISTANCE[searched][hex] == nearest]
-        return rng.choice(options)
-    areas = clue_table(view.map_code).areas
-    mine = hexes_of(seat_clues(evidence.public())[view.seat - 1])
-    kept = {hex: sum(1 for clue in mine if areas[clue] >> hex & 1) for hex in options}
-    most = max(kept.values())
-    return rng.choice([hex for hex, count in kept.items() if count == most])
+def _disc_hex(view: View, evidence: Evidence, strategy: Strategy, rng: random.Random) -> int:
+    """Where a search's extra disc goes, each level its own way: NEAR, the hex nearest the searched one (what a
+    person does; ties by the generator); HIDDEN, where it rules out the fewest of the clues the table still thinks
+    it may hold (a disc tells that the clue allows its hex); ANYWHERE, any hex it may."""
+    if strategy.discs != NEAR:
+        return _hiding_hex(view, evidence, strategy, rng, view.disc_choices, allows=True)
+    options = hexes_of(view.disc_choices)
+    searched = next((entry.hex for entry in reversed(view.log) if entry.action == SEARCH), None)
+    if searched is not None:
+        nearest = min(DISTANCE[searched][hex] for hex in options)
+        options = [hex for hex in options if DISTANCE[searched][hex] == nearest]
+    return rng.choice(options)
 
 
 def _per_seat_turn(view: View, evidence: Evidence, strategy: Strategy, rng: random.Random) -> Move:

@@ -21,7 +21,7 @@ from math import factorial
 
 from .board import Board
 from .clues import CLUES, MAX_AREA, MIN_AREA, Clue, clue_areas
-from .hexgrid import HEX_COUNT, hexes_of
+from .hexgrid import ALL_HEXES, HEX_COUNT, hexes_of
 from .hexgrid import hexes_of as _bits  # set bits of any mask, here of clue masks
 from .hints import HINT_CATEGORIES
 from .search import ClueSetSearch
@@ -52,6 +52,8 @@ class Evidence:
     """What one reasoner knows: the map, each seat's discs and cubes (per seat, seat - 1), its own clue if any.
 
     hint: a hint category (hints.HINT_CATEGORIES) the table has been shown, so that no clue mentions it.
+    within: per seat, a mask its clue's hexes must lie within (a search that found no hex for its extra disc,
+    play.State.clue_within); None when nothing bounds any seat.
     """
 
     map_code: str
@@ -60,17 +62,19 @@ class Evidence:
     seat: int | None = None
     clue: Clue | None = None
     hint: str | None = None
+    within: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
-        if len(self.discs) != len(self.cubes):
-            raise ValueError("discs and cubes must be given for the same seats")
+        if len(self.discs) != len(self.cubes) or self.within is not None and len(self.within) != len(self.discs):
+            raise ValueError("discs, cubes and bounds must be given for the same seats")
         if (self.seat is None) != (self.clue is None):
             raise ValueError("a seat's evidence names its clue; the public record names none")
 
     @classmethod
     def from_view(cls, view, hint: str | None = None) -> "Evidence":
         """The evidence of a view.View: its seat's own clue for a seat, the public record for the public view."""
-        return cls(view.map_code, tuple(view.discs), tuple(view.cubes), view.seat, view.clue, hint)
+        within = tuple(view.clue_within) if any(mask != ALL_HEXES for mask in view.clue_within) else None
+        return cls(view.map_code, tuple(view.discs), tuple(view.cubes), view.seat, view.clue, hint, within)
 
     @property
     def players(self) -> int:
@@ -78,7 +82,7 @@ class Evidence:
 
     def public(self) -> "Evidence":
         """The same pieces without the seat's own clue: what the table as a whole has revealed."""
-        return Evidence(self.map_code, self.discs, self.cubes, hint=self.hint)
+        return Evidence(self.map_code, self.discs, self.cubes, hint=self.hint, within=self.within)
 
 
 def seat_clues(evidence: Evidence) -> tuple[int, ...]:
@@ -87,7 +91,8 @@ def seat_clues(evidence: Evidence) -> tuple[int, ...]:
     table = clue_table(evidence.map_code)
     areas = table.areas
     masks = []
-    for seat, (discs, cubes) in enumerate(zip(evidence.discs, evidence.cubes), 1):
+    within = evidence.within or (ALL_HEXES,) * evidence.players
+    for seat, (discs, cubes, bound) in enumerate(zip(evidence.discs, evidence.cubes, within), 1):
         if seat == evidence.seat:
             masks.append(1 << evidence.clue.index)
             continue
@@ -97,7 +102,7 @@ def seat_clues(evidence: Evidence) -> tuple[int, ...]:
             bit = usable & -usable
             usable ^= bit
             area = areas[bit.bit_length() - 1]
-            if not discs & ~area and not cubes & area:
+            if not discs & ~area and not cubes & area and not area & ~bound:
                 mask |= bit
         masks.append(mask)
     return tuple(masks)

@@ -9,12 +9,17 @@ values with a plain JSON form, so a site can store one row per move and fold the
 What docs/cryptid-play.md leaves open is decided here:
 - Before Start the phase is "lobby": players may name themselves, and the table may already leave, mark seats
   gone or reveal. A seat that left before Start simply never acts.
-- A "skip" log entry always means that a seat had to place a cube and no hex qualified. The turns and opening
+- A "skip" log entry means that a seat had to place a cube (or, with the piece "disc", a search's extra disc) and no
+  hex qualified. The turns and opening
   cubes of a seat that left are skipped without log entries: its "leave" entry explains them.
 - VoteGone: a seat counts as left once every other active seat has voted it gone. Votes stand until then (a
   voter may take theirs back with WithdrawGone), a voter who leaves stops counting, and a seat that is the only one still active can be marked gone by the host
   only. Being marked gone is logged as "leave", like leaving.
 - Reveal ends the game with no winner and no log entry; `outcome` tells how a game ended.
+- A search of a hex that already holds the searcher's disc waits for the searcher's extra disc (PENDING_DISC)
+  before anyone answers. When no hex can take it, the log says so with a "skip" entry whose piece is "disc", and
+  the searcher's clue is known to allow no hex outside the cubes and its own discs (State.clue_within). A
+  searcher who leaves while the extra disc is owed abandons the search: nobody answers it.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from typing import ClassVar, Iterable, NamedTuple
 
 from .clues import clue_areas
 from .generator import Game
-from .hexgrid import ALL_HEXES, COLS, HEX_COUNT, ROWS, hex_row_col, hexes_of
+from .hexgrid import ALL_HEXES, COLS, HEX_COUNT, ROWS, hex_name, hex_row_col, hexes_of
 from .text import Translate, illegal_move_text, seat_name, untranslated
 
 PLAYER_COUNTS = (3, 4, 5)
@@ -33,8 +38,9 @@ OPENING_ROUNDS = 2
 NAME_LIMIT = 24
 
 LOBBY, OPENING, TURNS, OVER = "lobby", "opening", "turns", "over"
-# What the seat to act must do: place a cube, or ask or search.
-PENDING_CUBE, PENDING_MOVE = "cube", "move"
+# What the seat to act must do: place a cube, place the extra disc of a search (docs/cryptid-play.md section 4),
+# or ask or search.
+PENDING_CUBE, PENDING_DISC, PENDING_MOVE = "cube", "disc", "move"
 DISC, CUBE = "disc", "cube"
 # Log actions (docs/cryptid-play.md section 8.7); CUBE is also one.
 ASK, SEARCH, ANSWER, SKIP, LEAVE, WIN = "ask", "search", "answer", "skip", "leave", "win"
@@ -171,6 +177,15 @@ class Search(Move):
 
 
 @dataclass(frozen=True, slots=True)
+class Disc(Move):
+    """The extra disc of a search whose hex already held the searcher's disc: on another hex the clue allows."""
+
+    action: ClassVar[str] = "disc"
+    seat: int
+    hex: int
+
+
+@dataclass(frozen=True, slots=True)
 class Leave(Move):
     """A seat leaves: its clue keeps answering, it never acts again."""
 
@@ -212,7 +227,7 @@ class Reveal(Move):
 
 
 MOVE_TYPES: dict[str, type[Move]] = {
-    kind.action: kind for kind in (Start, Name, Cube, Ask, Search, Leave, VoteGone, WithdrawGone, HostGone, Reveal)
+    kind.action: kind for kind in (Start, Name, Cube, Ask, Search, Disc, Leave, VoteGone, WithdrawGone, HostGone, Reveal)
 }
 Move.types = MOVE_TYPES
 
@@ -260,7 +275,7 @@ class LogEntry(NamedTuple):
             return self.seat, CUBE
         if self.action == ASK:
             return self.seat_asked, self.piece
-        if self.action == SEARCH:
+        if self.action in (SEARCH, DISC):
             return self.seat, DISC
         return self.seat, self.piece
 
@@ -325,6 +340,13 @@ class _Position:
             return 0
         return self._cube_room(seat)
 
+    def disc_choices(self, seat: int) -> int:
+        """Hexes where the seat may put its search's extra disc now (derived from its clue: show it to that seat
+        only)."""
+        if self.turn != seat or self.pending != PENDING_DISC:
+            return 0
+        return self._disc_room(seat)
+
     def search_choices(self, seat: int) -> int:
         """Hexes the seat may search now (derived from its clue: show it to that seat only)."""
         if self.turn != seat or self.pending != PENDING_MOVE:
@@ -359,6 +381,10 @@ class _Position:
             raise IllegalMove("game_over")
         _CHECKS[type(move)](self, move)
 
+    def _disc_room(self, seat: int) -> int:
+        """Hexes that may take the seat's extra disc: its clue allows them, no cube and none of its discs."""
+        return self._allowed[seat - 1] & ~self.all_cubes & ~self.discs[seat - 1]
+
     def _cube_room(self, seat: int) -> int:
         """Hexes the cube rule lets the seat cover: no cube of anyone, and the seat's clue rules them out."""
         return ALL_HEXES & ~self._allowed[seat - 1] & ~self.all_cubes
@@ -379,6 +405,8 @@ class _Position:
         if self.turn != seat:
             raise IllegalMove("not_your_turn")
         if self.pending != pending:
+            if self.pending == PENDING_DISC:
+                raise IllegalMove("disc_expected", hex=hex_name(self.search_hex))
             raise IllegalMove("cube_expected" if self.pending == PENDING_CUBE else "move_expected")
         if not 0 <= hex < HEX_COUNT:
             raise IllegalMove("off_board", hex=hex)
@@ -411,6 +439,13 @@ class _Position:
         self._check_to_act(move.seat, PENDING_MOVE, move.hex)
         if not self._allowed[move.seat - 1] >> move.hex & 1:
             raise IllegalMove("clue_rules_out_hex")
+
+    def _check_disc(self, move: Disc) -> None:
+        self._check_to_act(move.seat, PENDING_DISC, move.hex)
+        if not self._allowed[move.seat - 1] >> move.hex & 1:
+            raise IllegalMove("disc_clue_rules_out")
+        if self.discs[move.seat - 1] >> move.hex & 1:
+            raise IllegalMove("disc_already_there")
 
     def _check_leave(self, move: Leave) -> None:
         self._check_active(move.seat)
@@ -448,6 +483,7 @@ _CHECKS = {
     Cube: _Position._check_cube,
     Ask: _Position._check_ask,
     Search: _Position._check_search,
+    Disc: _Position._check_disc,
     Leave: _Position._check_leave,
     VoteGone: _Position._check_vote_gone,
     WithdrawGone: _Position._check_withdraw_gone,
@@ -475,6 +511,10 @@ class State(_Position):
     outcome: str | None  # WON, REVEALED or ABANDONED once over
     opening_step: int  # opening placements done or skipped, 0 to OPENING_ROUNDS * players
     gone_votes: tuple[frozenset[int], ...]  # per seat, who voted it gone
+    search_hex: int | None  # the hex of a search waiting for the searcher's extra disc (PENDING_DISC)
+    # Per seat, a mask its clue's hexes are known to lie within: every hex, until a search found no hex for its
+    # extra disc, which shows the searcher's clue allows nothing outside the cubes and its own discs then.
+    clue_within: tuple[int, ...]
     _allowed: tuple[int, ...] = field(repr=False, compare=False)  # per seat, the hexes its clue allows
 
     @classmethod
@@ -488,7 +528,8 @@ class State(_Position):
         return cls(
             game=game, version=0, phase=LOBBY, first=None, turn=None, pending=None, discs=none, cubes=none,
             left=frozenset(), names=(None,) * game.players, log=(), winner=None, outcome=None, opening_step=0,
-            gone_votes=(frozenset(),) * game.players, _allowed=tuple(areas[clue.index] for clue in game.clues),
+            gone_votes=(frozenset(),) * game.players, search_hex=None, clue_within=(ALL_HEXES,) * game.players,
+            _allowed=tuple(areas[clue.index] for clue in game.clues),
         )
 
     @classmethod
@@ -528,7 +569,8 @@ class _Fold(_Position):
     def __init__(self, state: State) -> None:
         self.game, self.version, self.phase, self.first = state.game, state.version, state.phase, state.first
         self.turn, self.pending, self.winner, self.outcome = state.turn, state.pending, state.winner, state.outcome
-        self.opening_step, self._allowed = state.opening_step, state._allowed
+        self.opening_step, self._allowed, self.search_hex = state.opening_step, state._allowed, state.search_hex
+        self.clue_within = list(state.clue_within)
         self.discs, self.cubes, self.names = list(state.discs), list(state.cubes), list(state.names)
         self.log, self.left, self.gone_votes = list(state.log), set(state.left), list(state.gone_votes)
 
@@ -537,7 +579,8 @@ class _Fold(_Position):
             game=self.game, version=self.version, phase=self.phase, first=self.first, turn=self.turn,
             pending=self.pending, discs=tuple(self.discs), cubes=tuple(self.cubes), left=frozenset(self.left),
             names=tuple(self.names), log=tuple(self.log), winner=self.winner, outcome=self.outcome,
-            opening_step=self.opening_step, gone_votes=tuple(self.gone_votes), _allowed=self._allowed,
+            opening_step=self.opening_step, gone_votes=tuple(self.gone_votes), search_hex=self.search_hex,
+            clue_within=tuple(self.clue_within), _allowed=self._allowed,
         )
 
     def play(self, move: Move) -> None:
@@ -578,21 +621,43 @@ class _Fold(_Position):
 
     def _search(self, move: Search) -> None:
         seat, bit = move.seat, 1 << move.hex
-        self._log(seat, SEARCH, move.hex, placed=not self.discs[seat - 1] & bit)
-        self.discs[seat - 1] |= bit
+        if not self.discs[seat - 1] & bit:
+            self.discs[seat - 1] |= bit
+            self._log(seat, SEARCH, move.hex, placed=True)
+            self._answer_search(seat, move.hex)
+            return
+        # The searcher's disc is there already: the rulebook has them place one on another hex their clue allows.
+        self._log(seat, SEARCH, move.hex)
+        if self._disc_room(seat):
+            self.pending, self.search_hex = PENDING_DISC, move.hex
+            return
+        self.clue_within[seat - 1] &= self.all_cubes | self.discs[seat - 1]
+        self._log(seat, SKIP, move.hex, piece=DISC)
+        self._answer_search(seat, move.hex)
+
+    def _disc(self, move: Disc) -> None:
+        searched, self.search_hex = self.search_hex, None
+        self.discs[move.seat - 1] |= 1 << move.hex
+        self._log(move.seat, DISC, move.hex, placed=True)
+        self._answer_search(move.seat, searched)
+
+    def _answer_search(self, seat: int, hex: int) -> None:
+        """The other seats answer a search in turn from the searcher's left; the first cube stops it, and when
+        none does the searcher wins."""
+        bit = 1 << hex
         for step in range(1, self.players):
             other = (seat - 1 + step) % self.players + 1
             if self.discs[other - 1] & bit:
-                self._log(other, ANSWER, move.hex, piece=DISC)
+                self._log(other, ANSWER, hex, piece=DISC)
             elif self._allowed[other - 1] & bit:
                 self.discs[other - 1] |= bit
-                self._log(other, ANSWER, move.hex, piece=DISC, placed=True)
+                self._log(other, ANSWER, hex, piece=DISC, placed=True)
             else:
                 self.cubes[other - 1] |= bit
-                self._log(other, ANSWER, move.hex, piece=CUBE, placed=True)
+                self._log(other, ANSWER, hex, piece=CUBE, placed=True)
                 self._owe_cube(seat)
                 return
-        self._log(seat, WIN, move.hex)
+        self._log(seat, WIN, hex)
         self.winner = seat
         self._end(WON)
 
@@ -632,7 +697,7 @@ class _Fold(_Position):
         seat = after % players + 1
         while seat in self.left:
             seat = seat % players + 1
-        self.turn, self.pending = seat, PENDING_MOVE
+        self.turn, self.pending, self.search_hex = seat, PENDING_MOVE, None
 
     def _owe_cube(self, seat: int) -> None:
         """After a cube answer the mover places a cube of its own, or the log says it could not."""
@@ -666,7 +731,7 @@ class _Fold(_Position):
                 return
 
     def _end(self, outcome: str) -> None:
-        self.phase, self.turn, self.pending, self.outcome = OVER, None, None, outcome
+        self.phase, self.turn, self.pending, self.outcome, self.search_hex = OVER, None, None, outcome, None
 
 
 _EFFECTS = {
@@ -675,12 +740,46 @@ _EFFECTS = {
     Cube: _Fold._cube,
     Ask: _Fold._ask,
     Search: _Fold._search,
+    Disc: _Fold._disc,
     Leave: _Fold._leave,
     VoteGone: _Fold._vote_gone,
     WithdrawGone: _Fold._withdraw_gone,
     HostGone: _Fold._host_gone,
     Reveal: _Fold._reveal,
 }
+
+
+def log_turns(log: tuple[LogEntry, ...]) -> list[tuple[LogEntry, ...]]:
+    """The log cut into what people call one move each, in order: an ask or a search with its answers, its extra
+    disc and the cube its mover then owed (or the skip saying none could go), an opening cube, a leave."""
+    turns: list[list[LogEntry]] = []
+    for entry in log:
+        if turns and _continues(turns[-1], entry):
+            turns[-1].append(entry)
+        else:
+            turns.append([entry])
+    return [tuple(turn) for turn in turns]
+
+
+def _continues(turn: list[LogEntry], entry: LogEntry) -> bool:
+    """Whether a log entry belongs to the move that `turn` began."""
+    if entry.action in (ANSWER, WIN, DISC) or entry.action == SKIP and entry.piece == DISC:
+        return True
+    head, last = turn[0], turn[-1]
+    # The cube a mover owes after a cube answer (or the skip saying no hex could take it) ends that same move.
+    owed = head.action in (ASK, SEARCH) and head.seat == entry.seat and last.piece == CUBE and last.action != CUBE
+    return entry.action in (CUBE, SKIP) and owed
+
+
+def since_last_turn(turns: list[tuple[LogEntry, ...]], seat: int | None) -> int:
+    """The index in `turns` of the first move made after `seat`'s own latest move (0 when it has made none); for
+    the public (None), that of the latest move."""
+    if seat is None:
+        return max(len(turns) - 1, 0)
+    for index in range(len(turns) - 1, -1, -1):
+        if turns[index][0].seat == seat and turns[index][0].action != LEAVE:
+            return index + 1
+    return 0
 
 
 def legal_moves(state: State, seat: int | None) -> list[Move]:
@@ -693,6 +792,8 @@ def legal_moves(state: State, seat: int | None) -> list[Move]:
     if state.turn == seat:
         if state.pending == PENDING_CUBE:
             moves += [Cube(seat, hex) for hex in hexes_of(state.cube_choices(seat))]
+        elif state.pending == PENDING_DISC:
+            moves += [Disc(seat, hex) for hex in hexes_of(state.disc_choices(seat))]
         else:
             moves += [
                 Ask(seat, target, hex) for target in state.seats for hex in hexes_of(state.ask_hexes(seat, target))

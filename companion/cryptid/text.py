@@ -235,6 +235,8 @@ LOG_TEXTS = {
     ("ask", "disc"): N_("{name} asked {asked} about {hex}: disc."),
     ("ask", "cube"): N_("{name} asked {asked} about {hex}: cube."),
     ("search", None): N_("{name} searched {hex}."),
+    ("disc", None): N_("{name} already had a disc there, so placed an extra disc on {hex}."),
+    ("skip", "disc"): N_("{name} already had a disc on {hex}, and no other hex could take an extra disc."),
     ("answer", "disc"): N_("{name} answered: disc."),
     ("answer", "cube"): N_("{name} answered: cube."),
     ("skip", None): N_("{name} could not place a cube: no hex qualifies."),
@@ -247,6 +249,7 @@ MIRROR_TEXTS = {
 }
 PENDING_TEXTS = {
     "cube": N_("{name}: place a cube."),
+    "disc": N_("{name}: place the search's extra disc."),
     "move": N_("{name}: ask or search."),
 }
 WAITING_TO_START = N_("Waiting for the game to start.")
@@ -264,6 +267,9 @@ ILLEGAL_MOVES = {
     "not_your_turn": N_("It is not your turn."),
     "cube_expected": N_("You must place a cube now, on a hex your clue rules out."),
     "move_expected": N_("You cannot place a cube now: ask a player or search a hex."),
+    "disc_expected": N_("You already have a disc on {hex}: first place an extra disc on another hex your clue allows."),
+    "disc_clue_rules_out": N_("Your clue rules that hex out: the extra disc goes on a hex your clue allows."),
+    "disc_already_there": N_("You already have a disc on that hex: put the extra disc on another hex your clue allows."),
     "off_board": N_("That hex is not on the board: rows go from 1 to 9 and columns from 1 to 12."),
     "hex_has_cube": N_("That hex already has a cube: nobody can ask about it, search it or put another cube on it."),
     "clue_allows_hex": N_("Your clue allows that hex: a cube goes only on a hex your clue rules out."),
@@ -314,6 +320,42 @@ def pending_text(state, names: dict[int, str], gettext: Translate = untranslated
     if state.pending is None:
         return gettext(WAITING_TO_START)
     return gettext(PENDING_TEXTS[state.pending]).format(name=names[state.turn])
+
+
+# Why the seat to act must do what it must, said where it happens (docs/cryptid-play.md sections 2 to 4): to the
+# seat itself ("you") and to everyone else.
+WHY_OPENING_CUBE = (N_("The opening: every player places two cubes, each on a hex their own clue rules out."),) * 2
+WHY_OWED_CUBE = (
+    N_("{asked}'s clue rules out {hex}, so you must now place a cube on a hex your clue rules out."),
+    N_("{asked}'s clue rules out {hex}, so {name} must now place a cube on a hex their clue rules out."),
+)
+WHY_EXTRA_DISC = (
+    N_("You already have a disc on {hex}: place an extra disc on another hex your clue allows. Then the others answer your search."),
+    N_("{name} already has a disc on {hex}: they place an extra disc on another hex their clue allows, then the others answer."),
+)
+
+
+def pending_reason(state, names: dict[int, str], viewer: int | None, gettext: Translate = untranslated) -> str | None:
+    """Why the table waits for what it waits for, when a rule says so: an opening cube, the cube owed after a
+    cube answer (naming the answer), a search's extra disc; None for an ordinary turn."""
+    if state.turn is None:
+        return None
+    person = 0 if viewer == state.turn else 1
+    fields = {"name": names[state.turn]}
+    if state.pending == "disc":
+        texts = WHY_EXTRA_DISC
+        fields["hex"] = hex_name(state.search_hex)
+    elif state.pending == "cube" and state.phase == "opening":
+        texts = WHY_OPENING_CUBE
+    elif state.pending == "cube":
+        # The cube answer that made the mover owe a cube (another seat may have left since).
+        answer = next(e for e in reversed(state.log) if e.action in ("ask", "answer") and e.piece == "cube")
+        texts = WHY_OWED_CUBE
+        fields["asked"] = names[answer.seat_asked if answer.action == "ask" else answer.seat]
+        fields["hex"] = hex_name(answer.hex)
+    else:
+        return None
+    return gettext(texts[person]).format(**fields)
 
 
 def illegal_move_text(reason: str, params: dict, gettext: Translate = untranslated) -> str:

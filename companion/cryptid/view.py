@@ -60,8 +60,11 @@ class View:
     clue: Clue | None = None  # the viewer's own clue
     allowed: int = 0  # hexes the viewer's clue allows (a disc answer)
     cube_choices: int = 0  # hexes where the viewer may place a cube now
+    disc_choices: int = 0  # hexes where the viewer may place its search's extra disc now
     search_choices: int = 0  # hexes the viewer may search now
     ask_hexes: tuple[int, ...] = ()  # per seat, hexes the viewer may ask that seat about now
+    search_hex: int | None = None  # the hex of a search waiting for its searcher's extra disc
+    clue_within: tuple[int, ...] = ()  # per seat, a mask its clue's hexes are known to lie within (State's)
 
     @property
     def seats(self) -> range:
@@ -74,8 +77,8 @@ class View:
 
     @property
     def choices(self) -> int:
-        """Every hex on which the viewer may act now: cube, search or ask."""
-        mask = self.cube_choices | self.search_choices
+        """Every hex on which the viewer may act now: cube, extra disc, search or ask."""
+        mask = self.cube_choices | self.disc_choices | self.search_choices
         for hexes in self.ask_hexes:
             mask |= hexes
         return mask
@@ -120,13 +123,15 @@ def view(state: State, viewer: int | None = None, gettext: Translate = untransla
         version=state.version, players=state.players, mode=game.mode, map_code=game.board.to_map_code(),
         phase=state.phase, first=state.first, turn=state.turn, pending=state.pending,
         names=state.display_names(gettext), left=state.left, discs=state.discs, cubes=state.cubes, log=state.log,
-        winner=state.winner, ranks=state.ranks, reveal=reveal,
+        winner=state.winner, ranks=state.ranks, reveal=reveal, search_hex=state.search_hex,
+        clue_within=state.clue_within,
     )
     if viewer is None:
         return public
     (clue,) = game.seat_clues(viewer)
     return replace(
         public, seat=viewer, clue=clue, allowed=state.allowed(viewer), cube_choices=state.cube_choices(viewer),
+        disc_choices=state.disc_choices(viewer),
         search_choices=state.search_choices(viewer),
         ask_hexes=tuple(state.ask_hexes(viewer, target) for target in state.seats),
     )

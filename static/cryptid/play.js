@@ -50,9 +50,19 @@ function ringHex(line) {
   document.querySelector("#play svg").scrollIntoView({ block: "nearest", behavior: "smooth" });
 }
 
+// The log reads in the order things happened: keep its newest moves in view, from the first since the player's
+// own last turn.
+function showRecentLog(play) {
+  const list = play.querySelector(".log-list");
+  if (!list) return;
+  const since = list.querySelector("li[data-since]");
+  list.scrollTop = since ? since.offsetTop - list.offsetTop : list.scrollHeight;
+}
+
 document.addEventListener("play:swapped", (event) => {
   const { play, moved, tapped } = event.detail;
   if (moved) announceMove(play);
+  showRecentLog(play);
   // The seat's name may have changed (a name saved in the lobby): the heading outside the fragment follows.
   const heading = document.querySelector(".seat-head h1");
   if (heading && play.dataset.name && heading.textContent !== play.dataset.name) heading.textContent = play.dataset.name;
@@ -60,12 +70,14 @@ document.addEventListener("play:swapped", (event) => {
 });
 
 document.addEventListener("DOMContentLoaded", () => {
+  const play = document.getElementById("play");
+  if (play) showRecentLog(play);
   document.addEventListener("click", (event) => {
-    const line = event.target.closest("#play .log-list li[data-x], #play .log-list li[data-hex]");
+    const line = event.target.closest("#play .log-list [data-x], #play .log-list [data-hex]");
     if (line) ringHex(line);
   });
   document.addEventListener("keydown", (event) => {
-    const line = event.target.closest && event.target.closest("#play .log-list li[tabindex]");
+    const line = event.target.closest && event.target.closest("#play .log-list [tabindex]");
     if (line && (event.key === "Enter" || event.key === " ")) { event.preventDefault(); ringHex(line); }
   });
 });

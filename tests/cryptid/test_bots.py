@@ -13,7 +13,7 @@ import pytest
 from companion.cryptid.bots import LEVELS, PER_SEAT, STRATEGIES, _remembered_clues, choose_move
 from companion.cryptid.clues import CLUES
 from companion.cryptid.deduction import Evidence, each_assignment, seat_clues
-from companion.cryptid.play import OVER, Start, State
+from companion.cryptid.play import OVER, Search, Start, State
 from companion.cryptid.view import view
 from tests.cryptid.test_deduction import codes_of
 from tests.cryptid.test_play import game, turn_moves
@@ -155,3 +155,36 @@ def test_the_novice_forgets_older_pieces_and_the_expert_does_not():
             assert all(kept[s] & full[s] == full[s] for s in range(seen.players))
             return
     pytest.fail("no position where the novice's memory made a difference")
+
+
+def test_every_level_places_the_extra_disc_of_a_search_its_own_way():
+    """A search on one's own disc waits for an extra disc: every level places a legal one, the gentle levels on a
+    hex nearest the searched one, as a person would, the expert where the table learns least about its clue."""
+    from companion.cryptid.hexgrid import DISTANCE, hexes_of
+    from companion.cryptid.play import PENDING_DISC, Disc
+
+    rng = random.Random("extra disc")
+    found = 0
+    for _ in range(200):
+        state, _ = random_position(rng, rng.choice(codes_of("normal", 4)))
+        if state.phase == OVER:
+            continue
+        seat = state.turn
+        own = hexes_of(state.discs_of(seat) & state.search_choices(seat))
+        if not own:
+            continue
+        searched = rng.choice(own)
+        state = state.apply(Search(seat, searched))
+        if state.pending != PENDING_DISC:
+            continue
+        seen = view(state, seat)
+        choices = hexes_of(seen.disc_choices)
+        for name, strategy in LEVELS.items():
+            move = choose_move(seen, strategy, random.Random(name))
+            assert isinstance(move, Disc) and state.is_legal(move), name
+            if strategy.reasoning == PER_SEAT:
+                assert DISTANCE[searched][move.hex] == min(DISTANCE[searched][hex] for hex in choices), name
+        found += 1
+        if found == 5:
+            return
+    pytest.fail(f"only {found} searches waited for an extra disc")

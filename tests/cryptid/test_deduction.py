@@ -22,7 +22,7 @@ import pytest
 from companion.cryptid.board import Board
 from companion.cryptid.clues import CLUES, clue_areas
 from companion.cryptid.deduction import Evidence, posterior, seat_clues
-from companion.cryptid.hexgrid import HEX_COUNT
+from companion.cryptid.hexgrid import HEX_COUNT, hexes_of
 from companion.cryptid.hints import HINT_CATEGORIES, open_categories
 from companion.cryptid.play import OVER, Start, State
 from companion.cryptid.view import view
@@ -37,13 +37,16 @@ def brute_force(evidence: Evidence):
     and every way to hand it out; None if that is too many sets."""
     board = Board.from_map_code(evidence.map_code)
     areas = clue_areas(board)
+    everything = (1 << HEX_COUNT) - 1
     usable = [i for i, clue in enumerate(CLUES) if clue.allowed_in(board.mode) and 42 <= areas[i].bit_count() <= 66]
     candidates = []
-    for seat, (discs, cubes) in enumerate(zip(evidence.discs, evidence.cubes), 1):
+    within = evidence.within or (everything,) * len(evidence.discs)
+    for seat, (discs, cubes, bound) in enumerate(zip(evidence.discs, evidence.cubes, within), 1):
         if seat == evidence.seat:
             candidates.append({evidence.clue.index})
         else:
-            candidates.append({i for i in usable if discs & areas[i] == discs and not cubes & areas[i]})
+            candidates.append({i for i in usable
+                               if discs & areas[i] == discs and not cubes & areas[i] and areas[i] & bound == areas[i]})
     union = sorted(set().union(*candidates))
     players = len(candidates)
     if comb(len(union), players) > BRUTE_LIMIT:
@@ -52,7 +55,6 @@ def brute_force(evidence: Evidence):
     seen = [0] * players
     by_clue = [Counter() for _ in range(players)]
     total = 0
-    everything = (1 << HEX_COUNT) - 1
     for clue_set in combinations(union, players):
         common = reduce(and_, (areas[i] for i in clue_set), everything)
         if common.bit_count() != 1:
@@ -82,8 +84,9 @@ def random_history(rng: random.Random, code: str) -> State:
         moves = turn_moves(state)
         if state.phase == OVER or not moves:
             break
-        # Mostly asks and cubes: searches end games, and long histories are the ones brute force can check.
-        asks = [move for move in moves if move.action != "search"]
+        # Mostly asks and cubes: searches end games, and long histories are the ones brute force can check. A
+        # search of a hex with the searcher's own disc is kept among them: its extra disc is evidence too.
+        asks = [move for move in moves if move.action != "search" or state.discs_of(move.seat) >> move.hex & 1]
         state = state.apply(rng.choice(asks if asks and rng.random() < 0.95 else moves))
     return state
 
@@ -149,3 +152,22 @@ def test_the_hint_and_the_own_clue_narrow_the_public_record():
 def test_a_seat_evidence_names_its_clue():
     with pytest.raises(ValueError):
         Evidence("x", (0, 0, 0), (0, 0, 0), seat=1)
+
+
+def test_a_search_with_no_room_for_its_extra_disc_bounds_the_searchers_clue_in_engine_and_brute_force():
+    # The bound a search leaves when no hex can take its extra disc (play.State.clue_within): the searcher's
+    # clue allows nothing outside it. Here it is the true clue's area and a few hexes more, from the public record.
+    rng = random.Random("within")
+    for code in codes_of("normal", 3)[:3]:
+        g = game(code)
+        state = random_history(rng, code)
+        truth = tuple(g.seat_clues(seat)[0].index for seat in state.seats)
+        bound = g.allowed(2) | rng.getrandbits(HEX_COUNT) & rng.getrandbits(HEX_COUNT)
+        free = Evidence.from_view(view(state, None))
+        bounded = Evidence(free.map_code, free.discs, free.cubes, within=(ALL, bound, ALL))
+        assert compare(bounded, truth)
+        assert seat_clues(bounded)[1] & ~seat_clues(free)[1] == 0
+        assert all(clue_areas(g.board)[i] & ~bound == 0 for i in hexes_of(seat_clues(bounded)[1]))
+
+
+ALL = (1 << HEX_COUNT) - 1

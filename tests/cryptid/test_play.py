@@ -2,12 +2,14 @@
 
 import json
 import re
+from dataclasses import replace
 from functools import cache
 
 import pytest
 
 from companion.cryptid import load_game
 from companion.cryptid.hexgrid import hex_index, hex_name
+from companion.cryptid.hexgrid import hexes_of as hexes
 from companion.cryptid.play import (
     LOBBY,
     OPENING,
@@ -15,6 +17,7 @@ from companion.cryptid.play import (
     TURNS,
     Ask,
     Cube,
+    Disc,
     HostGone,
     IllegalMove,
     Leave,
@@ -88,8 +91,8 @@ def hex_where(state: State, allows=(), rules_out=()) -> int:
 
 
 def turn_moves(state: State) -> list[Move]:
-    """The cube, asks and searches of the seat to act: the moves that play the game on."""
-    return [move for move in legal_moves(state, state.turn) if move.action in ("cube", "ask", "search")]
+    """The cube, extra disc, asks and searches of the seat to act: the moves that play the game on."""
+    return [move for move in legal_moves(state, state.turn) if move.action in ("cube", "disc", "ask", "search")]
 
 
 def entries(state: State, since: State) -> list[tuple]:
@@ -248,6 +251,71 @@ def test_a_seat_that_already_has_a_disc_on_the_searched_hex_says_yes_without_pla
     assert [(e.seat, e.piece, e.placed) for e in answers] == [(2, "disc", True), (3, "disc", False), (4, "disc", True)]
     assert after.discs_of(3) == state.discs_of(3)
     assert after.winner == 1
+
+
+def searching_own_disc(code: str = FOUR, habitat: bool = False) -> tuple[State, int]:
+    """Seat 1 on turn with its own disc on a hex (the habitat, or a hex seat 2 rules out) that seat 2 put there by
+    asking it: the rulebook's search of a hex that already holds the searcher's disc."""
+    state = opened(code)
+    target = game(code).habitat if habitat else hex_where(state, allows=[1], rules_out=[2])
+    state = play(state, Ask(1, 2, hex_where(state, allows=[2])), Ask(2, 1, target))
+    while state.turn != 1:
+        state = finish_turn(state)
+    assert state.discs_of(1) >> target & 1
+    return state, target
+
+
+def test_a_search_of_a_hex_with_the_searchers_own_disc_waits_for_an_extra_disc_before_anyone_answers():
+    state, target = searching_own_disc()
+    after = state.apply(Search(1, target))
+    assert [(e.seat, e.action, e.placed) for e in after.log[len(state.log):]] == [(1, "search", False)]
+    assert (after.turn, after.pending, after.search_hex) == (1, "disc", target)
+    assert after.disc_choices(1) == game(FOUR).allowed(1) & ~after.all_cubes & ~after.discs_of(1)
+    assert [m for m in legal_moves(after, 1) if m.action == "disc"] == [Disc(1, h) for h in hexes(after.disc_choices(1))]
+    assert reason(after, Ask(1, 2, 0)) == "disc_expected"
+    assert reason(after, Cube(1, lowest(~game(FOUR).allowed(1) & ~after.all_cubes))) == "disc_expected"
+    assert reason(after, Disc(1, target)) == "disc_already_there"
+    assert reason(after, Disc(1, lowest(~game(FOUR).allowed(1) & ~after.all_cubes & ((1 << 108) - 1)))) == "disc_clue_rules_out"
+    assert reason(after, Disc(2, lowest(after.disc_choices(1)))) == "not_your_turn"
+    extra = lowest(after.disc_choices(1))
+    done = after.apply(Disc(1, extra))
+    assert entries(done, after) == [(1, "disc", None), (2, "answer", "cube")]
+    assert done.discs_of(1) == after.discs_of(1) | 1 << extra and done.log[len(after.log)].placement() == (1, "disc")
+    assert (done.turn, done.pending, done.search_hex) == (1, "cube", None)
+    assert view(after, 1).disc_choices == after.disc_choices(1) and view(after, 2).disc_choices == 0
+    assert view(after, None).to_json()["pending"] == "disc"
+
+
+def test_an_extra_disc_before_the_answers_still_wins_on_the_habitat():
+    state, habitat = searching_own_disc(habitat=True)
+    after = state.apply(Search(1, habitat))
+    done = after.apply(Disc(1, lowest(after.disc_choices(1))))
+    assert [e.action for e in done.log[len(after.log):]] == ["disc", "answer", "answer", "answer", "win"]
+    assert done.winner == 1
+
+
+def test_a_searcher_who_leaves_while_the_extra_disc_is_owed_abandons_the_search():
+    state, target = searching_own_disc()
+    after = state.apply(Search(1, target)).apply(Leave(1))
+    assert entries(after, state) == [(1, "search", None), (1, "leave", None)]
+    assert (after.turn, after.pending, after.search_hex) == (2, "move", None)
+
+
+def test_a_search_with_no_hex_for_the_extra_disc_says_so_and_bounds_the_searchers_clue():
+    state, target = searching_own_disc()
+    # Cover every other hex the searcher's clue allows with its own discs: what a long game could come to.
+    room = game(FOUR).allowed(1) & ~state.all_cubes & ~state.discs_of(1)
+    discs = list(state.discs)
+    discs[0] |= room
+    crowded = replace(state, discs=tuple(discs))
+    after = crowded.apply(Search(1, target))
+    assert entries(after, crowded)[:2] == [(1, "search", None), (1, "skip", "disc")]
+    assert after.log[len(crowded.log) + 1].hex == target and after.search_hex is None
+    assert after.clue_within[0] == crowded.all_cubes | crowded.discs_of(1)
+    assert after.clue_within[1:] == crowded.clue_within[1:]
+    assert view(after, None).clue_within == after.clue_within
+    assert log_entry_text(after.log[len(crowded.log) + 1], after.display_names()) == (
+        f"Player 1 already had a disc on {hex_name(target)}, and no other hex could take an extra disc.")
 
 
 # --- leaving, vanished players and the reveal ---------------------------------------------------------------------
@@ -418,7 +486,7 @@ def test_hex_from_row_col_checks_the_board():
         assert caught.value.reason == "off_board"
 
 
-EVERY_MOVE = [Start(2), Name(3, "Ana"), Cube(1, 13), Ask(2, 3, 107), Search(4, 0), Leave(5), VoteGone(1, 2),
+EVERY_MOVE = [Start(2), Name(3, "Ana"), Cube(1, 13), Ask(2, 3, 107), Search(4, 0), Disc(1, 14), Leave(5), VoteGone(1, 2),
               WithdrawGone(4, 1), HostGone(3), Reveal()]
 
 
@@ -435,6 +503,7 @@ def test_the_json_form_of_moves():
         {"action": "cube", "seat": 1, "row": 1, "col": 1},
         {"action": "ask", "seat": 2, "target": 3, "row": 8, "col": 11},
         {"action": "search", "seat": 4, "row": 0, "col": 0},
+        {"action": "disc", "seat": 1, "row": 1, "col": 2},
         {"action": "leave", "seat": 5},
         {"action": "vote_gone", "voter": 1, "seat": 2},
         {"action": "withdraw_gone", "voter": 4, "seat": 1},

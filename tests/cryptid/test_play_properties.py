@@ -22,6 +22,7 @@ from companion.cryptid.play import (
     TURNS,
     Ask,
     Cube,
+    Disc,
     HostGone,
     IllegalMove,
     Leave,
@@ -54,7 +55,7 @@ def random_move(state: State, rng: random.Random, search_share: float = 0.1) -> 
     roll = rng.random()
     seats = list(state.seats)
     if roll < 0.04:
-        return rng.choice([Cube, Search])(rng.choice(seats), rng.randrange(-1, HEX_COUNT + 1))
+        return rng.choice([Cube, Search, Disc])(rng.choice(seats), rng.randrange(-1, HEX_COUNT + 1))
     if roll < 0.06:
         return Ask(rng.choice(seats), rng.randrange(0, state.players + 2), rng.randrange(HEX_COUNT))
     if roll < 0.07:
@@ -72,6 +73,11 @@ def random_move(state: State, rng: random.Random, search_share: float = 0.1) -> 
     seat = state.turn
     if state.pending == "cube":
         return Cube(seat, random_hex(state.cube_choices(seat), rng))
+    if state.pending == "disc":
+        return Disc(seat, random_hex(state.disc_choices(seat), rng))
+    own_discs = state.search_choices(seat) & state.discs_of(seat)
+    if own_discs and rng.random() < search_share:  # the rulebook's search of a hex that holds one's own disc
+        return Search(seat, random_hex(own_discs, rng))
     if rng.random() >= search_share:
         target = rng.choice([t for t in seats if t != seat])
         if state.ask_hexes(seat, target):
@@ -110,8 +116,11 @@ def check_position(state: State, allows: dict[int, int]) -> None:
         assert (state.turn is None) == (state.pending is None) == (state.first is None)
     if state.turn is not None:
         assert state.turn not in state.left
-        # The habitat never gets a cube, so a seat that must ask or search can always search.
-        assert state.cube_choices(state.turn) if state.pending == "cube" else state.search_choices(state.turn)
+        # The habitat never gets a cube, so a seat that must ask or search can always search; an extra disc is
+        # owed only while some hex can take it.
+        choices = {"cube": state.cube_choices, "disc": state.disc_choices}.get(state.pending, state.search_choices)
+        assert choices(state.turn)
+    assert (state.search_hex is not None) == (state.pending == "disc")
     if state.winner is not None:
         assert state.ranks == {s: 1 if s == state.winner else 3 if s in state.left else 2 for s in state.seats}
     else:
@@ -145,26 +154,35 @@ def check_move(before: State, move: Move, after: State, allows: dict[int, int]) 
         else:
             assert new[1:] == ()
     if kind is Search:
-        assert new[0].action == "search" and new[0].seat == move.seat
-        answers = [e for e in new[1:] if e.action == "answer"]
-        order = [(move.seat - 1 + k) % before.players + 1 for k in range(1, before.players)]
-        assert [e.seat for e in answers] == order[: len(answers)], "answers go round from the next seat"
-        assert all(e.piece == "disc" for e in answers[:-1]) and all(e.hex == move.hex for e in answers)
-        for e in answers:
-            assert (e.piece == "disc") == bool(allows[e.seat] >> move.hex & 1)
-        if answers[-1].piece == "cube":
-            assert_owes_cube(after, move.seat, new[1 + len(answers):])
+        assert new[0].action == "search" and new[0].seat == move.seat and new[0].hex == move.hex
+        already = bool(before.discs_of(move.seat) >> move.hex & 1)
+        assert new[0].placed is not already
+        if already and not (allows[move.seat] & ~before.all_cubes & ~before.discs_of(move.seat)):
+            # No hex for the extra disc: the log says so, the bound is recorded, and the others answer.
+            assert (new[1].action, new[1].seat, new[1].piece, new[1].hex) == ("skip", move.seat, "disc", move.hex)
+            bound = before.all_cubes | before.discs_of(move.seat)
+            assert after.clue_within[move.seat - 1] == before.clue_within[move.seat - 1] & bound
+            assert not allows[move.seat] & ~after.clue_within[move.seat - 1], "the bound holds the clue's hexes"
+            check_answers(before, move.seat, move.hex, new[2:], after, allows)
+        elif already:
+            # The search waits for the searcher's extra disc; nobody answers yet.
+            assert new[1:] == () and (after.turn, after.pending, after.search_hex) == (move.seat, "disc", move.hex)
         else:
-            assert len(answers) == before.players - 1 and new[-1].action == "win"
+            check_answers(before, move.seat, move.hex, new[1:], after, allows)
+    if kind is Disc:
+        assert (new[0].action, new[0].seat, new[0].hex, new[0].placed) == ("disc", move.seat, move.hex, True)
+        assert allows[move.seat] >> move.hex & 1 and not before.discs_of(move.seat) >> move.hex & 1
+        check_answers(before, move.seat, before.search_hex, new[1:], after, allows)
     if after.winner is not None and before.winner is None:
-        assert kind is Search and move.hex == before.game.habitat, "a winner only by searching the habitat"
-    if kind is Search and move.hex == before.game.habitat:
+        searched = move.hex if kind is Search else before.search_hex
+        assert kind in (Search, Disc) and searched == before.game.habitat, "a winner only by searching the habitat"
+    if kind is Search and move.hex == before.game.habitat and after.pending != "disc":
         assert after.winner == move.seat
     if kind is Reveal:
         assert (after.outcome, new) == ("reveal", ())
     if kind in (Leave, HostGone):
         assert new[0].action == "leave" and new[0].seat == move.seat and move.seat in after.left
-    if after.phase == OVER and before.phase != OVER and kind is not Reveal and kind is not Search:
+    if after.phase == OVER and before.phase != OVER and kind not in (Reveal, Search, Disc):
         assert after.left == set(after.seats) and after.outcome == "all_left"
     # Turn order: a finished turn goes to the next active seat after the mover.
     if before.phase == TURNS and after.phase == TURNS and after.turn != before.turn:
@@ -174,6 +192,21 @@ def check_move(before: State, move: Move, after: State, allows: dict[int, int]) 
     if before.phase == OPENING and after.phase == TURNS:
         assert after.turn == next_active(after, after.first - 1)
         check_opening(after)
+
+
+def check_answers(before: State, searcher: int, hex_: int, entries, after: State, allows: dict[int, int]) -> None:
+    """The other seats answer a search in turn from the searcher's left; the first cube stops it and the searcher
+    owes a cube; when nobody answers with a cube the searcher wins."""
+    answers = [e for e in entries if e.action == "answer"]
+    order = [(searcher - 1 + k) % before.players + 1 for k in range(1, before.players)]
+    assert [e.seat for e in answers] == order[: len(answers)], "answers go round from the next seat"
+    assert all(e.piece == "disc" for e in answers[:-1]) and all(e.hex == hex_ for e in answers)
+    for e in answers:
+        assert (e.piece == "disc") == bool(allows[e.seat] >> hex_ & 1)
+    if answers[-1].piece == "cube":
+        assert_owes_cube(after, searcher, entries[len(answers):])
+    else:
+        assert len(answers) == before.players - 1 and entries[-1].action == "win"
 
 
 def assert_owes_cube(after: State, mover: int, rest) -> None:
@@ -201,11 +234,12 @@ def check_opening(state: State) -> None:
 def check_choices(state: State) -> None:
     """The UI's choices are exact: a move is legal if and only if the queries offer it."""
     for seat in state.seats:
-        cubes = search = 0
+        cubes = search = discs = 0
         for hex_ in range(HEX_COUNT):
             cubes |= state.is_legal(Cube(seat, hex_)) << hex_
             search |= state.is_legal(Search(seat, hex_)) << hex_
-        assert (cubes, search) == (state.cube_choices(seat), state.search_choices(seat))
+            discs |= state.is_legal(Disc(seat, hex_)) << hex_
+        assert (cubes, search, discs) == (state.cube_choices(seat), state.search_choices(seat), state.disc_choices(seat))
         for target in state.seats:
             asks = sum(state.is_legal(Ask(seat, target, h)) << h for h in range(HEX_COUNT))
             assert asks == state.ask_hexes(seat, target)
@@ -215,7 +249,8 @@ def check_choices(state: State) -> None:
     assert all(state.is_legal(m) for m in listed) and len(set(listed)) == len(listed)
     if state.turn is not None:
         seat = state.turn
-        offered = state.cube_choices(seat).bit_count() + state.search_choices(seat).bit_count()
+        offered = sum(mask.bit_count() for mask in (state.cube_choices(seat), state.search_choices(seat),
+                                                     state.disc_choices(seat)))
         assert len(listed) == offered + sum(state.ask_hexes(seat, t).bit_count() for t in state.seats)
 
 
@@ -317,4 +352,4 @@ def test_thousands_of_seeded_random_games_keep_every_rule():
         actions |= {e.action for e in state.log}
     # The games went everywhere the rules lead: wins, reveals, abandoned tables and every kind of log entry.
     assert outcomes["win"] > 750 and outcomes["reveal"] > 20 and outcomes["all_left"] > 10
-    assert actions == {"cube", "ask", "search", "answer", "skip", "leave", "win"}
+    assert actions == {"cube", "ask", "search", "disc", "answer", "skip", "leave", "win"}

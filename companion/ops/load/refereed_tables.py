@@ -72,16 +72,24 @@ def _move(state: dict, area: int, seat: int, rng: random.Random) -> dict:
     pick = lambda mask: (lambda h: {"row": h // COLS, "col": h % COLS})(rng.choice(hexes_of(mask)))  # noqa: E731
     if state["pending"] == "cube":
         return {"action": "cube", "hex": pick(ALL_HEXES & ~area & ~cubes), "version": state["version"]}
+    if state["pending"] == "disc":  # the extra disc of a search on a hex that held the seat's own disc
+        return {"action": "disc", "hex": pick(area & ~cubes & ~_discs_of(state, seat)), "version": state["version"]}
     searchable = area & ~cubes
     if rng.random() < 0.15 and searchable:
         return {"action": "search", "hex": pick(searchable), "version": state["version"]}
     others = [s["seat"] for s in state["seats"] if s["seat"] != seat]
     target = rng.choice(others)
+    return {"action": "ask", "seat": target, "hex": pick(ALL_HEXES & ~cubes & ~_discs_of(state, target)),
+            "version": state["version"]}
+
+
+def _discs_of(state: dict, seat: int) -> int:
+    """The mask of the hexes where the JSON state shows a disc of `seat`."""
     discs = 0
     for piece in state["discs"]:
-        if piece["seat"] == target:
+        if piece["seat"] == seat:
             discs |= 1 << (piece["row"] * COLS + piece["col"])
-    return {"action": "ask", "seat": target, "hex": pick(ALL_HEXES & ~cubes & ~discs), "version": state["version"]}
+    return discs
 
 
 class Deliveries:

@@ -235,6 +235,7 @@ API_FIELDS = {
     "cube": {"action", "hex"},
     "ask": {"action", "hex", "seat"},
     "search": {"action", "hex"},
+    "disc": {"action", "hex"},
     "leave": {"action"},
     "name": {"action", "name"},
     "vote_gone": {"action", "seat"},

@@ -31,6 +31,7 @@ from companion.cryptid.hexgrid import (
     ROWS,
     hex_name,
     hex_row_col,
+    hexes_of,
 )
 from companion.cryptid.text import terrain_letter
 from companion.cryptid.tiles import (
@@ -447,12 +448,17 @@ CUBE_SIDE = 5.4
 _DISC_SPOTS = [(round(6.2 * math.sin(math.radians(72 * k)), 1), round(-6.2 * math.cos(math.radians(72 * k)), 1)) for k in range(5)]
 
 
-def piece_marks(discs: tuple[int, ...], cubes: tuple[int, ...], highlight: int | None = None, digits: str = LATIN_DIGITS) -> str:
+def piece_marks(discs: tuple[int, ...], cubes: tuple[int, ...], highlight: int | None = None, digits: str = LATIN_DIGITS,
+                earlier: int = 0) -> str:
     """SVG for the players' pieces: per seat (1-based, in order) a mask of hexes with its disc and with its cube.
     Each piece carries its seat's number (in `digits`) and colour class (p1-p5, chosen by the page to stay apart
-    for colour-blind players). `highlight`: a hex whose pieces were just placed, ringed for the eye."""
+    for colour-blind players). `highlight`: a hex whose pieces were just placed, ringed for the eye; `earlier`: a
+    mask of hexes of other recent moves, ringed more lightly."""
     # The board's text sits on the middle of its x-height; digits stand taller, so 0.4 lower centres them.
     parts = ['<g class="pieces">']
+    for index in hexes_of(earlier & ~(1 << highlight if highlight is not None else 0)):
+        x, y = hex_center(index)
+        parts.append(f'<circle class="recent-move" cx="{_n(x)}" cy="{_n(y)}" r="8.2"/>')
     if highlight is not None:  # beneath the pieces, which stay legible on a crowded hex
         x, y = hex_center(highlight)
         parts.append(f'<circle class="last-move" cx="{_n(x)}" cy="{_n(y)}" r="8.2"/>')

@@ -17,9 +17,11 @@ from companion.cryptid.hexgrid import hex_name as board_name
 from companion.cryptid.notebook import Notebook
 from companion.cryptid.play import (
     OVER,
+    PENDING_DISC,
     PLAYER_COUNTS,
     Ask,
     Cube,
+    Disc,
     HostGone,
     IllegalMove,
     Leave,
@@ -29,6 +31,8 @@ from companion.cryptid.play import (
     VoteGone,
     WithdrawGone,
     clean_name,
+    log_turns,
+    since_last_turn,
 )
 from companion.cryptid.text import (
     TERRAIN_NAMES,
@@ -36,6 +40,7 @@ from companion.cryptid.text import (
     illegal_move_text,
     log_entry_text,
     mirror_text,
+    pending_reason,
     pending_text,
 )
 from companion.cryptid.view import View, view
@@ -118,25 +123,22 @@ def seat_choices(seen: View, hex: int | None, names: dict[int, str]) -> list[dic
         name = names[target]
         choices.append({"key": f"ask-{target}", "label": gettext("Ask %(name)s", name=name),
                         "confirm": gettext("Ask %(name)s about %(place)s? Their clue answers at once.", name=name, place=place)})
+    if seen.disc_choices >> hex & 1:
+        searched = board_name(seen.search_hex)
+        choices.append({"key": "disc", "label": gettext("Put my extra disc here"),
+                        "confirm": gettext("Put your extra disc on %(place)s? Then the others answer your search of %(searched)s.",
+                                           place=place, searched=searched)})
     if seen.search_choices >> hex & 1:
         choices.append({"key": "search", "label": gettext("Search here"),
                         "confirm": gettext("Search %(place)s? Every other player answers in turn; the first cube stops the search.", place=place)})
     return choices
 
 
-# Log entries that belong to the move before them: a search's answers and its end, a cube that found no room.
-_FOLLOWING_ENTRIES = {"answer", "win", "skip"}
-
-
 def latest_move_entries(log: tuple) -> tuple:
     """The log entries of the latest move (an ask, a search with its answers, a cube, a leave), which every screen
     announces."""
-    start = len(log)
-    while start > 0:
-        start -= 1
-        if log[start].action not in _FOLLOWING_ENTRIES:
-            break
-    return log[start:]
+    turns = log_turns(log)
+    return turns[-1] if turns else ()
 
 
 def live_context(game: Game, state: State, *, seat: int | None, live_url: str, act_url: str | None,
@@ -171,7 +173,8 @@ def live_context(game: Game, state: State, *, seat: int | None, live_url: str, a
         "sheet": _sheet(game, seen, selected, names, notes),
         "board": _board(game, seen, shown, selected, link, replay, notes),
         "notebook": notebook_context(notes, names) if notes else None,
-        "log": [_log_row(e, names, game) for e in shown.log],
+        "reason": pending_reason(state, names, seat, gettext) if replay is None else None,
+        "log": _log_moves(shown.log, names, game, seat),
         "announce": " ".join(log_entry_text(e, names, gettext) for e in latest_move_entries(shown.log)),
         "results": _results(game, state, seen, names) if seen.reveal else None,
         "live_url": live_url,
@@ -185,6 +188,17 @@ def live_context(game: Game, state: State, *, seat: int | None, live_url: str, a
     }
 
 
+def _log_moves(log: tuple, names: dict[int, str], game: Game, seat: int | None) -> list[dict]:
+    """The log as people tell it: one item per move in the order they happened, each with its lines (the move, its
+    answers, its extra disc, the cube owed), and `recent` on the moves made since the viewer's own latest move
+    (for the host and the public, the latest move)."""
+    turns = log_turns(log)
+    recent = since_last_turn(turns, seat)
+    return [{"number": number, "seat": turn[0].seat, "recent": number > recent,
+             "lines": [_log_row(entry, names, game) for entry in turn]}
+            for number, turn in enumerate(turns, 1)]
+
+
 def _log_row(entry, names: dict[int, str], game: Game) -> dict:
     """A log line, with where its hex is drawn so that tapping the line can ring the hex."""
     # Sentences with numbers in the reader's digits (Persian digits in Persian).
@@ -194,6 +208,19 @@ def _log_row(entry, names: dict[int, str], game: Game) -> dict:
         row["x"], row["y"] = (f"{value:.1f}" for value in hex_center(entry.hex))
         row["hex"] = board_name(entry.hex)
     return row
+
+
+def recent_hexes(log: tuple, seat: int | None) -> tuple[int | None, int]:
+    """(the hex of the latest move, a mask of the hexes of every move since the viewer's own latest one): the
+    board rings them so that a player back at the table sees everything that happened meanwhile."""
+    turns = log_turns(log)
+    mask = 0
+    for turn in turns[since_last_turn(turns, seat):]:
+        for entry in turn:
+            if entry.hex is not None:
+                mask |= 1 << entry.hex
+    latest = next((e.hex for e in reversed(turns[-1]) if e.hex is not None), None) if turns else None
+    return latest, mask
 
 
 def _sheet(game: Game, seen: View, selected: int | None, names: dict[int, str],
@@ -210,6 +237,9 @@ def _sheet(game: Game, seen: View, selected: int | None, names: dict[int, str],
         note = gettext("The host starts the game when everyone has joined.")
     elif not seen.to_act:
         note = gettext("It is not your turn.")
+    elif seen.pending == PENDING_DISC and not choices:
+        note = gettext("You already have a disc on %(searched)s: your extra disc goes on a highlighted hex, one your "
+                       "clue allows that holds no cube and none of your discs.", searched=board_name(seen.search_hex))
     elif not choices:
         note = gettext("Nothing you can do on this hex now. Choose a highlighted hex.")
     return {"hex": selected, "name": board_name(selected), "terrain": terrain_name(game, selected),
@@ -227,10 +257,10 @@ def _board(game: Game, seen: View, shown: View, selected: int | None, link: call
     its notebook the hexes that may be the habitat, by probability. Two rings of this page's own ride on top: one
     on the selected hex (pages without JavaScript scroll to it, #here) and one the script moves to the hex of a
     tapped log line."""
-    last = next((e.hex for e in reversed(shown.log) if e.hex is not None), None)
+    last, recent = recent_hexes(shown.log, seen.seat if replay is None else None)
     digits = language_digits()
     marks = odds_marks({hex: odds_band(notes.probability(hex)) for hex in notes.habitats}) if notes else ""
-    marks += piece_marks(shown.discs, shown.cubes, highlight=last, digits=digits)
+    marks += piece_marks(shown.discs, shown.cubes, highlight=last, earlier=recent, digits=digits)
     if selected is not None:
         marks += '<circle id="here" class="here" cx="{:.1f}" cy="{:.1f}" r="9.4"/>'.format(*hex_center(selected))
     marks += '<circle id="spot" class="spot" r="9.4"/>'
@@ -304,7 +334,7 @@ def play_error(error: IllegalMove | Conflict):
 
 def form_move(seat: int, form) -> object:
     """The move a seat's form names; None for a malformed form (400). The sheet sends its choice as `do`
-    ("cube", "search" or "ask-<seat>"), other forms name an `action`."""
+    ("cube", "disc", "search" or "ask-<seat>"), other forms name an `action`."""
     action, target = form.get("action", ""), form.get("target")
     if "do" in form:
         action, _, target = form["do"].partition("-")
@@ -324,6 +354,8 @@ def form_move(seat: int, form) -> object:
             return Cube(seat, hex_index)
         if action == "search":
             return Search(seat, hex_index)
+        if action == "disc":
+            return Disc(seat, hex_index)
         if action == "ask":
             return Ask(seat, _int(target), hex_index)
     except ValueError:

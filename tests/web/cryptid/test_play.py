@@ -86,6 +86,8 @@ def play_a_move(phone: Phone, state: State, seat: int, rng: random.Random, hunt:
     """A random legal move for the seat to act; with hunt, search the habitat when a move is due."""
     if state.pending == "cube":
         return phone.post({"action": "cube", "hex": hex_json(rng.choice(hexes_of(state.cube_choices(seat)))), "version": state.version})
+    if state.pending == "disc":
+        return phone.post({"action": "disc", "hex": hex_json(rng.choice(hexes_of(state.disc_choices(seat))))})
     if hunt:
         return phone.post({"action": "search", "hex": hex_json(state.game.habitat)})
     move = rng.choice(turn_moves(state))
@@ -147,6 +149,48 @@ def test_a_forced_cube_with_no_room_is_skipped_and_logged(apps):
         phones[seat - 1].post(body)
     log = phones[0].get()["log"]
     assert any(entry["action"] == "skip" for entry in log)
+
+
+def test_a_search_on_ones_own_disc_waits_for_the_extra_disc_by_json_and_by_the_sheet(apps):
+    """docs/cryptid-play.md section 4: the searcher places a disc on another hex its clue allows, then the others
+    answer; the JSON says pending "disc", the sheet offers the highlighted hexes and says why."""
+    code, phones = new_table(apps, 3, False)
+    rng = random.Random(3)
+    state = referee_state(apps[0], code)
+    while state.phase == "opening":
+        play_a_move(phones[state.turn - 1], state, state.turn, rng, hunt=False)
+        state = referee_state(apps[0], code)
+    asker, searcher = state.turn, state.turn % 3 + 1
+    target = next(h for h in hexes_of(state.game.allowed(searcher) & ~state.all_cubes) if h != state.game.habitat)
+    phones[asker - 1].post({"action": "ask", "seat": searcher, "hex": hex_json(target)})
+    waiting = phones[searcher - 1].post({"action": "search", "hex": hex_json(target)})
+    assert (waiting["turn"], waiting["pending"]) == (searcher, "disc")
+    assert waiting["log"][-1] == {"n": len(waiting["log"]), "seat": searcher, "action": "search", **hex_json(target)}
+    refused = phones[searcher - 1].post({"action": "ask", "seat": asker, "hex": hex_json(0)}, status=409)
+    assert f"You already have a disc on {hex_name(target)}" in refused["error"]
+    assert phones[asker - 1].get()["pending"] == "disc"  # everyone sees what the table waits for
+
+    token = phones[searcher - 1].path.split("/")[3]
+    client = apps[1].test_client()
+    state = referee_state(apps[0], code)
+    extra = hexes_of(state.disc_choices(searcher))[0]
+    page = client.get(f"/s/{token}", query_string={"hex": extra}).get_data(as_text=True)
+    assert f"You already have a disc on {hex_name(target)}: place an extra disc on another hex your clue allows." in page
+    sheet = page[page.index('<section class="sheet"'):]
+    assert 'value="disc" required checked' in sheet and "Put my extra disc here" in sheet
+    blocked = client.get(f"/s/{token}", query_string={"hex": target}).get_data(as_text=True)
+    assert f"You already have a disc on {hex_name(target)}: your extra disc goes on a highlighted hex" in blocked
+    with apps[1].app_context():
+        host_path = f"/h/{host_token(code)}"
+    host = client.get(host_path).get_data(as_text=True)
+    assert f"already has a disc on {hex_name(target)}: they place an extra disc" in host
+    response = client.post(f"/s/{token}/play", data={"do": "disc", "hex": extra, "version": state.version})
+    assert response.status_code == 303
+    after = phones[0].get()
+    placed = after["log"][len(waiting["log"])]
+    assert placed == {"n": placed["n"], "seat": searcher, "action": "disc", **hex_json(extra)}
+    assert {"seat": searcher, **hex_json(extra)} in after["discs"]
+    assert [e["action"] for e in after["log"][len(waiting["log"]) + 1:]][:1] == ["answer"]
 
 
 def test_two_racing_moves_cannot_both_apply(apps):
