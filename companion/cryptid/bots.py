@@ -22,9 +22,9 @@ from .view import View
 # How a strategy reasons: each seat on its own (cheap, loose), or every valid setup at once (exact).
 PER_SEAT, EXACT = "per_seat", "exact"
 # Which question it asks: a random hex that may be the habitat (a reference only), a plain "is it here?" about
-# the hex it believes in most, the question that halves one opponent's possible clues, the answer closest to an
-# even split of the exact assignments, or the one with the most expected information about the habitat.
-RANDOM, PLAIN, HALVE, SHRINK, EVEN_SPLIT, GAIN = "random", "plain", "halve", "shrink", "even_split", "gain"
+# the hex it believes in most, the one that leaves it the fewest hexes it still thinks possible, the answer
+# closest to an even split of the exact assignments, or the one with the most expected information.
+RANDOM, PLAIN, SHRINK, EVEN_SPLIT, GAIN = "random", "plain", "shrink", "even_split", "gain"
 # Where it puts a cube: anywhere it may (a reference only), or where it tells the table the least about its clue.
 ANYWHERE, HIDDEN = "anywhere", "hidden"
 # Where it puts the extra disc of a search on a hex it already marked: the nearest hex it may (what a person
@@ -209,9 +209,9 @@ def _per_seat_question(
 ) -> tuple[int, int] | None:
     """(target, hex) of the question a per-seat reasoner asks, about a hex it still thinks possible if it can.
 
-    PLAIN: "is it here?" about the hex it believes in most, to the opponent it knows least about. HALVE: the
-    question that splits one opponent's possible clues most evenly, about a possible hex. RANDOM: any possible
-    hex of any player (a reference of the measurements).
+    PLAIN: "is it here?" about the hex it believes in most, to the opponent it knows least about. SHRINK: the
+    question about a possible hex after which it expects the fewest possible hexes. RANDOM: any possible hex of
+    any player (a reference of the measurements).
     """
     asks = [(target, hex) for target in view.seats for hex in hexes_of(view.ask_hexes[target - 1] & possible)]
     if not asks:
@@ -226,23 +226,14 @@ def _per_seat_question(
         targets = [target for target, asked in asks if asked == hex]
         widest = max(clues[target - 1].bit_count() for target in targets)
         return rng.choice([target for target in targets if clues[target - 1].bit_count() == widest]), hex
-    scores: dict[tuple[int, int], float] = {}
-    if strategy.questions == HALVE:
-        for target, hex in asks:
-            candidates = hexes_of(clues[target - 1])
-            allowing = sum(areas[clue] >> hex & 1 for clue in candidates)
-            scores[target, hex] = -abs(2 * allowing - len(candidates))
-    else:
-        for target, hex in asks:
-            scores[target, hex] = -_hexes_left(view, clues, possible, target, hex, areas)
+    scores = {(target, hex): -_hexes_left(clues, possible, target, hex, areas) for target, hex in asks}
     top = max(scores.values())
     return rng.choice([ask for ask, score in scores.items() if score == top])
 
 
-def _hexes_left(view: View, clues: tuple[int, ...], possible: int, target: int, hex: int, areas) -> float:
+def _hexes_left(clues: tuple[int, ...], possible: int, target: int, hex: int, areas) -> float:
     """How many hexes a per-seat reasoner expects to have left after asking `target` about `hex`: each answer
     keeps the target's clues that give it, weighted by how many of the target's clues do."""
-    others = possible
     kept = {True: 0, False: 0}
     reach = {True: 0, False: 0}
     for clue in hexes_of(clues[target - 1]):
@@ -250,7 +241,7 @@ def _hexes_left(view: View, clues: tuple[int, ...], possible: int, target: int, 
         kept[side] += 1
         reach[side] |= areas[clue]
     total = kept[True] + kept[False]
-    return sum(kept[side] * (others & reach[side]).bit_count() for side in (True, False)) / total if total else 0.0
+    return sum(kept[side] * (possible & reach[side]).bit_count() for side in (True, False)) / total if total else 0.0
 
 
 def _exact_turn(view: View, evidence: Evidence, strategy: Strategy, rng: random.Random) -> Move:
