@@ -6,8 +6,9 @@ themselves. A phone without JavaScript refreshes itself while it waits."""
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
-from companion.cryptid.hexgrid import hexes_of
+from companion.cryptid.hexgrid import hex_name, hexes_of
 from companion.web.cryptid.refereed import load_play
 
 from .conftest import PHONE
@@ -165,3 +166,56 @@ def test_tapping_a_log_line_rings_its_hex(browser, live_server, live_app):
         assert abs(float(spot.get_attribute(attribute)) - float(ring.get_attribute(attribute))) < 0.2
     phone.context.close()
     host.close()
+
+
+def test_a_search_on_ones_own_disc_places_the_extra_disc_from_the_sheet(browser, live_server, live_app):
+    """The rulebook's search step on a phone: searching a hex that holds the player's own disc, the banner says why
+    the game waits, a hex without room says so, and the extra disc goes where the player taps; then the others
+    answer, one log item for the whole search."""
+    api = browser.new_context()
+    table = api.request.post(live_server + "/api/tables", data={"players": 3, "advanced": False}).json()
+    game = live_app.extensions["dealer"].load(table["code"])
+    tokens = [urlsplit(seat["url"]).path.rsplit("/", 1)[1] for seat in table["seats"]]
+
+    def state():
+        with live_app.app_context():
+            return load_play(game)
+
+    def post(seat: int, body: dict) -> dict:
+        answer = api.request.post(f"{live_server}/api/seats/{tokens[seat - 1]}/play", data=body)
+        assert answer.status == 200, answer.text()
+        return answer.json()
+
+    # The opening and one question by the JSON API: only the setting for the step this test is about.
+    while state().phase == "opening":
+        now = state()
+        post(now.turn, {"action": "cube", "hex": row_col(hexes_of(now.cube_choices(now.turn))[0])})
+    now = state()
+    asker, searcher = now.turn, now.turn % 3 + 1
+    target = next(h for h in hexes_of(game.allowed(searcher) & ~now.all_cubes) if h != game.habitat)
+    post(asker, {"action": "ask", "seat": searcher, "hex": row_col(target)})
+
+    phone = browser.new_context(**PHONE).new_page()
+    phone.goto(live_server + f"/s/{tokens[searcher - 1]}")
+    choose(phone, target, "search")
+    why = phone.locator("#play #why")
+    why.filter(has_text=f"You already have a disc on {hex_name(target)}").wait_for()
+    assert inside_viewport(phone, phone.locator("#play .turn-banner"))
+    # Tapping the searched hex again offers nothing, and says where the disc may go.
+    phone.locator(f"#play svg a[href*='hex={target}#']").click()
+    phone.locator("#sheet .note", has_text="your extra disc goes on a highlighted hex").wait_for()
+    phone.locator("#sheet").get_by_role("link", name="Cancel").click()
+    phone.locator("#sheet").wait_for(state="detached")
+    extra = hexes_of(state().disc_choices(searcher))[0]
+    choose(phone, extra, "disc")
+    after = state()
+    assert after.discs_of(searcher) >> extra & 1 and after.pending == "cube" or after.phase == "over"
+    item = phone.locator("#play .log-list li").last
+    item.filter(has_text=f"placed an extra disc on {hex_name(extra)}").wait_for()
+    assert f"searched {hex_name(target)}" in item.inner_text() and "answered" in item.inner_text()
+    api.close()
+    phone.context.close()
+
+
+def row_col(index: int) -> dict:
+    return {"row": index // 12, "col": index % 12}

@@ -2,6 +2,7 @@
 of both servers, and several worker processes signing with one key."""
 
 import http.client
+import json
 import os
 import re
 import socket
@@ -110,6 +111,39 @@ def test_oversized_requests_are_refused_early(server, tmp_path):
         body = b"players=4&pad=" + b"x" * MAX_REQUEST_BODY
         big_post = b"POST / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\n"
         assert _raw_status(port, big_post + b"Content-Length: %d\r\n\r\n" % len(body) + body) == 413
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("server", SERVERS)
+def test_an_address_over_its_share_gets_a_429_from_either_server_not_a_500(server, tmp_path):
+    """The fair share's refusal under the real servers: waitress refuses a hop-by-hop header from the site (PEP
+    3333) with a 500 of its own, so the refusal asks for the connection's close only where the server allows it."""
+    port = free_port()
+    workers = ["--workers", "1"] if server == "granian" else []
+    command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port),
+               "--server", server, "--threads", "4", *workers]
+    env = dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path), COMPANION_REQUESTS_PER_ADDRESS="1")
+    with running_server(command, port, cwd=REPO, env=env):
+        dealer = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        dealer.request("POST", "/api/tables", body='{"players": 3}', headers={"Content-Type": "application/json"})
+        table = json.loads(dealer.getresponse().read())
+        dealer.request("GET", f"/api/tables/{table['code']}/play")
+        version = json.loads(dealer.getresponse().read())["version"]
+        dealer.close()
+        waiting = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        waiting.request("GET", f"/api/tables/{table['code']}/play?wait={version}")  # held: the address's one share
+        # Ask until the held request has taken the share (nothing else tells when it has): then the answer is a 429.
+        for _ in range(600):
+            refused = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            refused.request("GET", "/")
+            answer = refused.getresponse()
+            answer.read()
+            refused.close()
+            if answer.status != 200:
+                break
+            time.sleep(0.05)
+        assert answer.status == 429 and answer.getheader("Retry-After")
+        waiting.close()
 
 
 @pytest.mark.slow

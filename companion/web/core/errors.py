@@ -44,6 +44,15 @@ def can_build_links() -> bool:
     return True
 
 
+def closing_headers(environ: dict) -> list[tuple[str, str]]:
+    """The header asking the server to close the connection after an answer whose request body was left unread;
+    none under waitress, which reads every body before the site sees it and answers a hop-by-hop header from the
+    site (PEP 3333) with a 500 of its own."""
+    if "waitress.client_disconnected" in environ:  # set by waitress alone (its SERVER_SOFTWARE is ours, `serve`'s)
+        return []
+    return [("Connection", "close")]
+
+
 def error_response(status: int, message: str):
     if wants_json():
         return jsonify(error=str(message), status=status), status
@@ -61,7 +70,7 @@ def _http_error(error: HTTPException):
     )
     if status == 413:
         # The body was not read (or not whole): the next request on this connection would start inside it.
-        response.headers["Connection"] = "close"
+        response.headers.extend(closing_headers(request.environ))
     if status == 429:
         response.headers.setdefault("Retry-After", str(RETRY_SECONDS))
     return response

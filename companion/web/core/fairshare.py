@@ -40,7 +40,7 @@ from flask import Flask, request
 from werkzeug.wrappers import Request
 
 from .config import MAX_REQUEST_BODY
-from .errors import MESSAGES, RETRY_SECONDS
+from .errors import MESSAGES, RETRY_SECONDS, closing_headers
 from .i18n import ACCEPT_LANGUAGE_PREFIX, language_of
 
 # Work slots per process: enough to keep its core busy while some requests wait on the database for a moment (a
@@ -179,7 +179,7 @@ class FairShare:
             ("Content-Type", "application/json" if api else "text/html; charset=utf-8"),
             ("Content-Length", str(len(self.refusals[key]))),
             ("Retry-After", str(RETRY_SECONDS)),
-            ("Connection", "close"),
+            *closing_headers(environ),
             ("Cache-Control", "no-store"),
             ("X-Content-Type-Options", "nosniff"),
             ("Content-Security-Policy", "default-src 'none'"),
