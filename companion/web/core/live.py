@@ -2,9 +2,15 @@
 
 A page that wants to hear about changes long-polls: its request waits (up to WAIT_SECONDS) until what it shows
 is out of date, then answers at once. Every change to a table touches its row in `tables` (time and change
-count) in the same transaction, so one watcher thread per process reads those columns for all the tables
-someone waits on, a few times a second, and wakes exactly those requests. One small query per tick, however
-many phones wait, and it works the same on SQLite and PostgreSQL, behind any proxy that passes plain HTTP.
+count) in the same transaction (store.touch), and the change is pushed:
+
+- in the process that made it, the commit itself wakes the requests waiting on that table (`changed`);
+- on PostgreSQL, the same transaction sends a NOTIFY on the channel NOTIFY_CHANNEL, delivered at its commit, and
+  one listener thread per process wakes the requests waiting there;
+- as the fallback, for SQLite across processes (the computer players' worker, several granian workers) and for a
+  listener that lost its connection, one watcher thread per process reads the stamps of every table someone
+  waits on, a few times a second, and wakes exactly those requests. One small query per tick, however many
+  phones wait.
 """
 
 from __future__ import annotations
@@ -17,11 +23,15 @@ from typing import Callable, TypeVar
 from flask import Flask, current_app, make_response, request
 from sqlalchemy import select
 
+from . import store
 from .db import TableRecord, db
 from .fairshare import waiting_without_work_slot
 
 WAIT_SECONDS = 25.0  # under common proxy read timeouts (nginx: 60 s), so a waiting phone never looks dead
 TICK_SECONDS = 0.15
+NOTIFY_CHANNEL = "companion_tables"  # PostgreSQL's channel for table changes; the payload is the table's code
+LISTEN_RETRY_SECONDS = 5.0
+LISTEN_IDLE_SECONDS = 5.0  # how often the listener looks whether anyone still waits (else it stops)
 
 
 class Watcher:
@@ -37,6 +47,8 @@ class Watcher:
         self.conditions: dict[str, threading.Condition] = {}
         self.stamps: dict[str, object] = {}
         self.thread: threading.Thread | None = None
+        self.listener: threading.Thread | None = None
+        self.listening = threading.Event()  # set while the listener's LISTEN stands
 
     @contextmanager
     def watching(self, code: str):
@@ -59,6 +71,14 @@ class Watcher:
         with self.lock:
             return self.stamps.get(code)
 
+    def changed(self, code: str) -> None:
+        """The table `code` changed (a commit of this process, or a notification): wake the requests waiting on
+        it now. They read the table again; the next tick reads the new stamp and wakes nobody twice for it."""
+        with self.lock:
+            if code in self.conditions:
+                self.stamps[code] = object()  # unlike any stamp read before: every waiter's check fails
+                self.conditions[code].notify_all()
+
     def wait(self, code: str, stamp: object, seconds: float) -> None:
         """Block until the watcher reads a stamp other than `stamp` for `code`, or `seconds` pass (only
         while watching `code`)."""
@@ -70,6 +90,39 @@ class Watcher:
         if self.thread is None or not self.thread.is_alive():
             self.thread = threading.Thread(target=self._run, name="live-watcher", daemon=True)
             self.thread.start()
+        if (self.listener is None or not self.listener.is_alive()) and self._database_url().startswith("postgresql"):
+            self.listener = threading.Thread(target=self._listen, name="live-listener", daemon=True)
+            self.listener.start()
+
+    def _database_url(self) -> str:
+        return self.app.config.get("SQLALCHEMY_DATABASE_URI", "")
+
+    def _listen(self) -> None:
+        """Wake waiters on the tables PostgreSQL notifies about, on a connection of its own (outside the pool),
+        until nobody has waited for a while (the next waiter starts it again); after a failure, listen again a
+        few seconds later, while the tick covers the gap."""
+        import psycopg
+        from sqlalchemy.engine import make_url
+
+        url = make_url(self._database_url()).set(drivername="postgresql").render_as_string(hide_password=False)
+        while True:
+            try:
+                with psycopg.connect(url, autocommit=True) as connection:
+                    connection.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    self.listening.set()
+                    while True:
+                        for notice in connection.notifies(timeout=LISTEN_IDLE_SECONDS):
+                            self.changed(notice.payload)
+                        with self.lock:
+                            if not self.waiting:  # forgotten under the lock: the next waiter starts another
+                                self.listening.clear()
+                                self.listener = None
+                                return
+            except Exception as error:  # the database restarts or is away: the tick keeps waking waiters
+                self.listening.clear()
+                self.app.logger.warning("live-update listener lost its connection (%s); listening again soon",
+                                        type(error).__name__)
+            time.sleep(LISTEN_RETRY_SECONDS)
 
     def _run(self) -> None:
         with self.app.app_context():
@@ -139,3 +192,4 @@ def long_poll_response(code: str, load: Callable[[], State], etag_of: Callable[[
 
 def init_app(app: Flask) -> None:
     app.extensions["live_watcher"] = Watcher(app)
+    store.on_commit_of_changes(app, app.extensions["live_watcher"].changed)

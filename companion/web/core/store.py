@@ -18,11 +18,12 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Callable, Iterator, TypeVar
 
-from flask import Flask, current_app
-from sqlalchemy import Connection, bindparam, delete, select
+from flask import Flask, current_app, has_app_context
+from sqlalchemy import Connection, bindparam, delete, event, select, text
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from .db import Base, MoveRecord, TableRecord, db, utcnow, writing
 from .ratelimit import forget_ended_windows
@@ -56,8 +57,40 @@ def dialect() -> str:
 
 def touch(code: str) -> None:
     """Mark the table as changed now, first thing in the transaction that changes it: the database locks the
-    table's row until the commit, so changes to one table take turns."""
-    db.session.connection().execute(_touch_statement(dialect()), {"code": code, "now": utcnow()})
+    table's row until the commit, so changes to one table take turns. The commit wakes this process's live
+    updates on the table, and on PostgreSQL every other process's too (live.py)."""
+    connection = db.session.connection()
+    connection.execute(_touch_statement(dialect()), {"code": code, "now": utcnow()})
+    if dialect() == "postgresql":  # delivered at the commit, and never if the transaction rolls back
+        connection.execute(_NOTIFY, {"code": code})
+    db.session.info.setdefault(_TOUCHED, set()).add(code)
+
+
+_NOTIFY = text("SELECT pg_notify('companion_tables', :code)")  # live.NOTIFY_CHANNEL
+_TOUCHED = "companion.touched"  # the session.info key of the tables the open transaction changed
+
+
+_ON_COMMIT = "companion.on_commit_of_changes"  # the app.extensions key of the callback below
+
+
+def on_commit_of_changes(app: Flask, changed: Callable[[str], None]) -> None:
+    """Have `changed(code)` called for each table a transaction of `app` touched, once it is committed (never if
+    it rolls back)."""
+    app.extensions[_ON_COMMIT] = changed
+
+
+@event.listens_for(Session, "after_commit")
+def _committed(session: Session) -> None:
+    codes = session.info.pop(_TOUCHED, ())
+    changed = current_app.extensions.get(_ON_COMMIT) if codes and has_app_context() else None
+    if changed is not None:
+        for code in codes:
+            changed(code)
+
+
+@event.listens_for(Session, "after_rollback")
+def _rolled_back(session: Session) -> None:
+    session.info.pop(_TOUCHED, None)
 
 
 def stamp_of(last_activity: datetime | None, changes: int | None) -> str:
