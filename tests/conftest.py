@@ -1,4 +1,7 @@
 import os
+import signal
+import time
+import uuid
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -7,6 +10,9 @@ from sqlalchemy.engine import make_url
 from companion.web.core.app import create_app
 from companion.web.core.db import Base, db
 from tests.helpers import make_app
+from tests.helpers.processes import HAS_PROC, RUN_MARK, marked
+
+LEAVE_SECONDS = 10  # processes told to stop at the end of the run get this long to go (bounds a hang only)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -17,6 +23,28 @@ def pytest_collection_modifyitems(config, items):
         if item.nodeid.startswith("tests/browser/"):
             item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: slow ones first, in order
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_process_left_behind():
+    """Fail the run if any process it started (servers, their workers, the computer players' worker, browsers)
+    is still running at its end. Each carries this run's mark in its environment, so one whose parent died and
+    which init adopted is found too. Survivors are killed, so that the next run starts clean, and named."""
+    mark = f"{os.getpid()}-{uuid.uuid4().hex}"
+    os.environ[RUN_MARK] = mark
+    yield
+    if not HAS_PROC:
+        return
+    hang = time.monotonic() + LEAVE_SECONDS
+    while (survivors := marked(mark)) and time.monotonic() < hang:  # some may be on their way out
+        time.sleep(0.1)
+    for pid in survivors:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    assert not survivors, "processes outlived the test run: " + "; ".join(
+        f"{pid}: {command}" for pid, command in survivors.items())
 
 
 @pytest.fixture(autouse=True)

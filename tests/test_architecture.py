@@ -89,7 +89,7 @@ def sample_moves(engine: str) -> list:
     if engine == "cryptid":
         from companion.cryptid import play as m
 
-        return [m.Start(2), m.Name(1, "Ana"), m.Cube(1, 5), m.Ask(1, 2, 107), m.Search(3, 40), m.Leave(2),
+        return [m.Start(2), m.Name(1, "Ana"), m.Cube(1, 5), m.Ask(1, 2, 107), m.Search(3, 40), m.Disc(3, 41), m.Leave(2),
                 m.VoteGone(1, 3), m.WithdrawGone(2, 3), m.HostGone(2), m.Reveal()]
     from companion.decrypto import moves as m
 

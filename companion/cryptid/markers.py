@@ -234,6 +234,9 @@ class State:
     outcome: str | None
     gone_votes: tuple[frozenset[int], ...]  # per seat, who voted it gone (public)
     _areas: tuple[int, ...] = field(repr=False, compare=False)  # per clue, the hexes it allows (secret)
+    # The seats whose "it's here" was right when the game was found, in the order claimed: the winners are the
+    # ones among them with the most markers in hand, so a page can say why the others did not win.
+    right: tuple[int, ...] = ()
 
     @classmethod
     def initial(cls, game: Game, rules: Rules = RULES) -> "State":
@@ -450,7 +453,7 @@ class _Fold:
         self.allows, self.rules_out = list(state.allows), list(state.rules_out)
         self.out, self.left, self.names = set(state.out), set(state.left), list(state.names)
         self.log = list(state.log)
-        self.winners, self.outcome = state.winners, state.outcome
+        self.winners, self.outcome, self.right = state.winners, state.outcome, state.right
         self.gone_votes = list(state.gone_votes)
 
     def freeze(self, version: int) -> State:
@@ -460,7 +463,7 @@ class _Fold:
             allows=tuple(self.allows),
             rules_out=tuple(self.rules_out), out=frozenset(self.out), left=frozenset(self.left),
             names=tuple(self.names), log=tuple(self.log), winners=self.winners, outcome=self.outcome,
-            gone_votes=tuple(self.gone_votes),
+            gone_votes=tuple(self.gone_votes), right=self.right,
         )
 
     def _log(self, seat: int, action: str, hex: int | None = None, clue: int | None = None,
@@ -558,6 +561,7 @@ class _Fold:
             self._after_turn(seat)
             return
         if self._check_its_here(seat, hex):
+            self.right = (seat,)
             self._win([seat], hex)
             return
         self._after_turn(seat)
@@ -600,6 +604,7 @@ class _Fold:
                 right.append((seat, hex))
         if not right:
             return False
+        self.right = tuple(seat for seat, _ in right)
         most = max(self.hands[seat - 1] for seat, _ in right)
         best = [(seat, hex) for seat, hex in right if self.hands[seat - 1] == most]
         if self.rules.ties != SHARE:
@@ -743,6 +748,7 @@ class View:
     reveal: Reveal | None
     sealed_by: tuple[int, ...] = ()  # seats with a sealed "it's here" waiting for the end of the round
     gone_votes: tuple[frozenset[int], ...] = ()  # per seat, who voted it gone
+    right: tuple[int, ...] = ()  # the seats whose "it's here" was right when the game was found (State.right)
     # Every sealed claim (seat, hex) as it stood: only in a step of a finished game's replay (replay_view).
     sealed_claims: tuple[tuple[int, int], ...] = ()
     seat: int | None = None
@@ -787,6 +793,7 @@ class View:
             "winners": list(self.winners),
             "outcome": self.outcome,
             "sealed_by": list(self.sealed_by),
+            "right": list(self.right),
         }
         if self.seat is not None:
             data["you"] = self.seat
@@ -809,7 +816,7 @@ def view(state: State, viewer: int | None = None, gettext: Translate = untransla
         hands=state.hands, supply=state.supply, markers=state.markers, allows=state.allows,
         rules_out=state.rules_out, clue_seats=tuple(game.seat_of(i) for i in range(len(game.clues))),
         out=state.out, left=state.left, log=state.log, winners=state.winners, outcome=state.outcome, reveal=reveal,
-        sealed_by=tuple(seat for seat, _ in state.sealed), gone_votes=state.gone_votes,
+        sealed_by=tuple(seat for seat, _ in state.sealed), gone_votes=state.gone_votes, right=state.right,
     )
     if viewer is None:
         return public

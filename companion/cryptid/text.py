@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .hexgrid import hex_name
+from .hexgrid import hex_index, hex_name
 
 Translate = Callable[[str], str]
 
@@ -150,7 +150,7 @@ NO_HABITAT_LEFT = N_(
 TILE_UPRIGHT = N_("{slot}: tile {tile}, upright (its number at the top left).")
 TILE_TURNED = N_("{slot}: tile {tile}, turned around (its number at the bottom right).")
 STRUCTURE_STEP = N_("{structure}: tile {tile} ({slot}), row {row}, hex {col} from the left.")
-HEX_LABEL = N_("Row {row}, column {col}: {terrain}")
+HEX_LABEL = N_("{name}: {terrain}")
 SEAT_NAME = N_("Player {seat}")
 TILE_HINT = N_("The habitat is on tile {tile} ({slot}).")
 
@@ -199,8 +199,8 @@ def structure_step_text(kind: str, color: str, slot: int, tile: int, row: int, c
 
 
 def hex_label(row: int, col: int, terrain: str, gettext: Translate = untranslated) -> str:
-    """A hex as a player reads it: 1-based board row and column, and its terrain."""
-    return gettext(HEX_LABEL).format(row=row + 1, col=col + 1, terrain=gettext(TERRAIN_NAMES[terrain]))
+    """A hex as a player reads it: its name as the board's edges print it ("E5"), and its terrain."""
+    return gettext(HEX_LABEL).format(name=hex_name(hex_index(row, col)), terrain=gettext(TERRAIN_NAMES[terrain]))
 
 
 def terrain_letter(terrain: str, gettext: Translate = untranslated) -> str:

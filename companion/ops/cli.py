@@ -226,6 +226,12 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
         "--server", choices=SERVERS,
         help=f"granian (Linux, macOS) or waitress (any system) (default: {server} here)",
     )
+    serve.add_argument(
+        "--unix-socket", metavar="PATH",
+        help="listen on this socket file (mode 660) instead of --host and --port, for a reverse proxy on this "
+        "machine: only the proxy reaches the site, so no one can forge the X-Forwarded-For it sets (default: none, "
+        "listen on --host and --port)",
+    )
     return parser
 
 
@@ -406,7 +412,7 @@ def _run_serve(args) -> int:
     from .server import ServeError, serve
 
     try:
-        serve(args.host, args.port, args.workers, args.threads, args.server)
+        serve(args.host, args.port, args.workers, args.threads, args.server, args.unix_socket)
     except (ConfigurationError, ServeError) as exc:
         return _error(exc, 1)
     return 0

@@ -18,6 +18,7 @@ import os
 import select
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import threading
@@ -77,9 +78,14 @@ def serve(
     workers: int | None = None,
     threads: int | None = None,
     server: str | None = None,
+    unix_socket: str | None = None,
 ) -> None:
     """Check the settings and the port, print the banner, then serve until interrupted; raises ServeError
-    (or companion.web.core.config.ConfigurationError) with a message for the user instead of starting."""
+    (or companion.web.core.config.ConfigurationError) with a message for the user instead of starting.
+
+    unix_socket: listen on this socket file instead of an address and port, for a reverse proxy on the same
+    machine: only users that may open the file (its owner and group: mode 660) reach the site, so nobody can
+    bypass the proxy and forge the X-Forwarded-For header it sets."""
     from companion.web.core.app import create_app
     from companion.web.core.config import (
         environment_settings,
@@ -100,15 +106,29 @@ def serve(
     secret_key(instance)  # made (or refused) here, once, before any worker reads it
     # One client address may hold at most half of a worker's threads (core/fairshare.py), whatever --threads says.
     os.environ.setdefault("COMPANION_REQUESTS_PER_ADDRESS", str(max(1, threads // 2)))
-    os.environ[LISTEN_HOST_VARIABLE] = host  # pages then tell the host when phones cannot reach this address
-    site = create_app() if server == "waitress" else None  # granian's workers each build their own
-    listener = listen(host, port, accept=server == "waitress")  # granian opens its own sockets
-    print(banner(host, port, public_url, lan_address(), server, workers, threads, str(instance)), flush=True)
-    start_computer_players()
-    if server == "granian":
-        _run_granian(listener, workers, threads)
+    if unix_socket:
+        if not hasattr(socket, "AF_UNIX"):
+            raise ServeError("This system has no Unix sockets: use --host 127.0.0.1 and --port instead.")
+        os.environ.pop(LISTEN_HOST_VARIABLE, None)
     else:
-        _run_waitress(site, listener, threads)
+        os.environ[LISTEN_HOST_VARIABLE] = host  # pages then tell the host when phones cannot reach this address
+    site = create_app() if server == "waitress" else None  # granian's workers each build their own
+    if unix_socket:
+        listener = listen_on_file(unix_socket, accept=server == "waitress")
+        text = socket_banner(unix_socket, public_url, server, workers, threads, str(instance))
+    else:
+        listener = listen(host, port, accept=server == "waitress")  # granian opens its own sockets
+        text = banner(host, port, public_url, lan_address(), server, workers, threads, str(instance))
+    print(text, flush=True)
+    os.environ[PARENT_VARIABLE] = str(os.getpid())  # granian's workers leave with this process (worker_site)
+    players = start_computer_players()
+    try:
+        if server == "granian":
+            _run_granian(listener, workers, threads)
+        else:
+            _run_waitress(site, listener, threads)
+    finally:
+        stop_computer_players(players)
 
 
 def listen(host: str, port: int, accept: bool = True) -> socket.socket:
@@ -148,6 +168,44 @@ def listen(host: str, port: int, accept: bool = True) -> socket.socket:
                 f"This user may not listen on port {port}. Pick another port, for example --port 5050."
             ) from None
         raise ServeError(f"Cannot listen on {host} port {port}: {exc.strerror}.") from None
+
+
+SOCKET_FILE_MODE = 0o660  # the server's user and group (the proxy's) may connect; no one else
+
+
+def listen_on_file(path: str, accept: bool = True) -> socket.socket:
+    """A Unix socket at `path`, mode 660 (listening if `accept`); a file left there by a server that was killed
+    is replaced, a socket another server still listens on is a ServeError."""
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.connect(path)
+    except OSError:
+        pass
+    else:
+        raise ServeError(f"Another server already listens on {path}.")
+    finally:
+        probe.close()
+    if os.path.exists(path) and not stat.S_ISSOCK(os.stat(path).st_mode):
+        raise ServeError(f"{path} is a file, not a socket: pick another --unix-socket.")
+    try:
+        if os.path.exists(path):
+            os.unlink(path)
+        held = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        held.bind(path)
+        os.chmod(path, SOCKET_FILE_MODE)
+    except OSError as exc:
+        raise ServeError(f"Cannot listen on {path}: {exc.strerror}.") from None
+    if accept:
+        held.listen(LISTEN_BACKLOG)
+    return held
+
+
+def socket_banner(path: str, public_url: str | None, server: str, workers: int, threads: int, instance: str) -> str:
+    """What `serve --unix-socket` prints: the socket, where phones go (through the proxy), the server's size."""
+    lines = [f"Cryptid companion on the Unix socket {path}, for a reverse proxy on this machine."]
+    lines.append(f"Phones will open {public_url} (COMPANION_PUBLIC_URL)." if public_url else
+                 "Set COMPANION_PUBLIC_URL to the address phones open through the proxy.")
+    return "\n".join(lines + banner("127.0.0.1", 0, None, None, server, workers, threads, instance).splitlines()[2:])
 
 
 def _is(error: OSError, name: str) -> bool:
@@ -203,21 +261,27 @@ def banner(
 
 def _run_granian(listener: socket.socket, workers: int, threads: int) -> None:
     import logging
+    from pathlib import Path
 
     from granian import Granian
     from granian.constants import HTTPModes, Interfaces
     from granian.http import HTTP1Settings
     from granian.log import LogLevels
 
-    address, port = listener.getsockname()[:2]
-    listener.close()  # granian binds the port again at once (on Linux, one socket per worker)
+    if listener.family == getattr(socket, "AF_UNIX", None):
+        where = {"uds": Path(listener.getsockname()), "uds_permissions": SOCKET_FILE_MODE}
+        listener.close()
+        os.unlink(where["uds"])  # granian makes the socket file again
+    else:
+        address, port = listener.getsockname()[:2]
+        where = {"address": address, "port": port}
+        listener.close()  # granian binds the port again at once (on Linux, one socket per worker)
     logging.getLogger("_granian").addFilter(_QuietAboutThreads())
     Granian(
         "companion.ops.server:worker_site",
         factory=True,
         interface=Interfaces.WSGI,
-        address=address,
-        port=port,
+        **where,
         workers=workers,
         blocking_threads=threads,
         backpressure=threads,  # requests in progress per worker: every thread busy, none turned away
@@ -234,55 +298,103 @@ def _run_granian(listener: socket.socket, workers: int, threads: int) -> None:
     ).serve()
 
 
+# Set for every process `serve` starts (the computer players' worker, granian's workers): the pid of the `serve`
+# process they belong to, so that each can tell at once whether that parent is already gone.
+PARENT_VARIABLE = "COMPANION_SERVE_PID"
+# Set for the computer players' worker only: its standard input is a pipe whose other end `serve` holds, so the
+# end of that input (the parent gone, however it went) tells the worker to leave, on any system.
+PARENT_PIPE_VARIABLE = "COMPANION_PARENT_PIPE"
+PARENT_POLL_SECONDS = 1.0  # where neither a parent-death signal nor the pipe is there, the parent is looked for this often
+
+
 def start_computer_players() -> subprocess.Popen:
     """The computer players' worker, a process of its own beside the web workers (docs/cryptid-bots.md): its
     decisions, up to hundreds of milliseconds of pure Python, never hold a web worker's interpreter lock. It
-    leaves with this process, like the web workers; a `serve` started again starts it again, and it takes
-    every turn still owed at once."""
-    return subprocess.Popen([sys.executable, "-m", "companion", "computers"])
+    leaves with this process, however this one ends (even killed outright, even before the worker has
+    started: see leave_with_parent); a `serve` started again starts it again, and it takes every turn still
+    owed at once. The caller keeps the returned process: its standard input is the pipe the worker watches."""
+    environment = dict(os.environ, **{PARENT_VARIABLE: str(os.getpid()), PARENT_PIPE_VARIABLE: "stdin"})
+    return subprocess.Popen([sys.executable, "-m", "companion", "computers"], stdin=subprocess.PIPE, env=environment)
+
+
+def stop_computer_players(players: subprocess.Popen) -> None:
+    """Ask the worker to stop (SIGTERM: it leaves between two steps of a turn) and reap it."""
+    players.terminate()
+    try:
+        players.wait(timeout=STOP_SECONDS)
+    except subprocess.TimeoutExpired:
+        players.kill()
+        players.wait()
+    if players.stdin:
+        players.stdin.close()
 
 
 def run_computer_players() -> None:
-    """`python -m companion computers`: take computer turns until stopped."""
-    _leave_with_parent()
+    """`python -m companion computers`: take computer turns until stopped. SIGTERM stops it at once, even in
+    the middle of a decision or a database call that is failing: a turn cut short writes nothing (its move is
+    one transaction), and the next worker takes it again."""
+    signal.signal(signal.SIGTERM, _leave_now)  # first: a stop asked for while the site loads is not missed
+    leave_with_parent()
     from companion.web.core.app import create_app
     from companion.web.core.computers import Worker
 
     worker = Worker(create_app())
-    signal.signal(signal.SIGTERM, lambda *_: worker.stop())
     try:
         worker.run()
     except KeyboardInterrupt:
         pass
 
 
+def _leave_now(signum, frame) -> None:
+    raise SystemExit(0)
+
+
 def worker_site() -> Flask:
     """What each granian worker serves: the site, in a process that leaves when `serve`'s main process does,
     even when that one is killed outright (SIGKILL: no handler of its own can tell the workers), so that a
     restart finds the port free."""
-    _leave_with_parent()
+    leave_with_parent()
     from companion.web.core.app import create_app
 
     return create_app()
 
 
-def _leave_with_parent() -> None:
-    parent = os.getppid()
+def leave_with_parent() -> None:
+    """End this process when the `serve` process that started it ends, however it ends. Three ways, so that no
+    gap is left: on Linux the kernel kills it at once (a parent-death signal); the parent's pid comes in the
+    environment, so a parent that died before this line ran (the signal is then never sent) is found at once;
+    and a thread watches the parent all along (the end of the pipe on standard input, where `serve` gave one,
+    else the parent's pid once a second), which is all macOS and Windows have. A process not started by `serve`
+    (run by hand, or under another server) has no such parent and stays."""
+    expected = os.environ.get(PARENT_VARIABLE, "")
+    if not expected.isdigit():
+        return
     if sys.platform.startswith("linux"):
         import ctypes
 
         PR_SET_PDEATHSIG = 1
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the kernel does it at once
-        if os.getppid() != parent:  # the parent died before the line above
-            os._exit(1)
-        return
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != int(expected):  # the parent died before the line above (or before this process ran)
+        os._exit(1)
+    pipe = os.environ.get(PARENT_PIPE_VARIABLE) == "stdin" and sys.stdin is not None
+    threading.Thread(target=_watch_pipe if pipe else _watch_parent_pid, args=(int(expected),), name="parent-watch",
+                     daemon=True).start()
 
-    def watch() -> None:  # macOS: no such signal; look for the parent every second
-        while os.getppid() == parent:
-            time.sleep(1)
-        os.kill(os.getpid(), signal.SIGKILL)
 
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+def _watch_pipe(parent: int) -> None:
+    """Read standard input until its end: nothing is ever written, so the end means the parent let go of it.
+    Read from the descriptor itself: a thread blocked in sys.stdin's buffered reader holds its lock, and the
+    interpreter, stopping on SIGTERM, would abort on that lock."""
+    descriptor = sys.stdin.fileno()
+    while os.read(descriptor, 4096):
+        pass
+    os._exit(1)
+
+
+def _watch_parent_pid(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)
 
 
 class _QuietAboutThreads:

@@ -59,8 +59,14 @@ function showRecentLog(play) {
   list.scrollTop = since ? since.offsetTop - list.offsetTop : list.scrollHeight;
 }
 
+let crossingWaits = false;
+
 document.addEventListener("play:swapped", (event) => {
   const { play, moved, tapped } = event.detail;
+  if (crossingWaits && play.querySelector("form.cross")) {
+    crossingWaits = false;
+    play.querySelector("form.cross").requestSubmit();
+  }
   if (moved) announceMove(play);
   showRecentLog(play);
   // The seat's name may have changed (a name saved in the lobby): the heading outside the fragment follows.
@@ -72,6 +78,15 @@ document.addEventListener("play:swapped", (event) => {
 document.addEventListener("DOMContentLoaded", () => {
   const play = document.getElementById("play");
   if (play) showRecentLog(play);
+  // The notebook: a clue crossed off (or put back) is saved at once; without this file its button saves it.
+  // A box ticked while the previous one is being saved is sent with the fragment that answer brings (the
+  // ticks on the page survive the swap).
+  document.addEventListener("change", (event) => {
+    const box = event.target.closest && event.target.closest("#play form.cross input[type=checkbox]");
+    if (!box) return;
+    if (box.form.dataset.sending) crossingWaits = true;
+    else box.form.requestSubmit();
+  });
   document.addEventListener("click", (event) => {
     const line = event.target.closest("#play .log-list [data-x], #play .log-list [data-hex]");
     if (line) ringHex(line);

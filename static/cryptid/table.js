@@ -16,19 +16,14 @@ function hexChecker(map, answer) {
     event.preventDefault();
     check(link);
   });
-  // Numbers in the page's language's digits, as the server writes them (Persian digits on a Persian page).
-  const readerNumber = (number) => Number(number).toLocaleString(document.documentElement.lang, { useGrouping: false });
   function check(link) {
     const hex = link.firstChild;
     const allowed = !hex.getAttribute("href").startsWith("#x");
     answer.className = "answer " + (allowed ? "disc" : "cube");
-    // The same translated label the server uses: "Row {row}, column {col}: {terrain}".
-    const [row, col, terrain] = link.getAttribute("aria-labelledby").split(" ");
+    // The same translated label the server uses: "{name}: {terrain}", the name ("E5") Latin in every language.
+    const [col, row, terrain] = link.getAttribute("aria-labelledby").split(" ").map((id) => document.getElementById(id).textContent);
     const name = document.createElement("strong");
-    name.textContent = answer.dataset.hexName
-      .replace("{row}", readerNumber(row.slice(1)))
-      .replace("{col}", readerNumber(col.slice(1)))
-      .replace("{terrain}", document.getElementById(terrain).textContent);
+    name.textContent = answer.dataset.hexName.replace("{name}", col + row).replace("{terrain}", terrain);
     answer.replaceChildren(name, " ", allowed ? answer.dataset.disc : answer.dataset.cube);
     ring.setAttribute("cx", hex.getAttribute("x"));
     ring.setAttribute("cy", hex.getAttribute("y"));

@@ -63,7 +63,7 @@ AXE_VISITS = [
     ("en", "{refereed_seat}"), ("fa", "{refereed_seat}"), ("en", "{refereed_seat}?hex=40"),
     ("fa", "{refereed_seat}?hex=40"), ("en", "{refereed_host}"), ("ja", "{refereed_host}"),
     ("el", "/help/refereed?back={refereed_seat_path}"),
-    # A notebook table's seat (with a sheet open too), and a refereed game's end with every player's review.
+    # A solver table's seat with its notebook (with a sheet open too), and a refereed game's end with every review.
     ("en", "{notebook_seat}"), ("fa", "{notebook_seat}?hex=40"), ("ja", "{notebook_seat}"), ("el", "{notebook_seat}"),
     ("en", "{ended_seat}"), ("fa", "{ended_host}"),
     # A Markers table: a seat (with its sheet open), the host screen and a seat at the end.
@@ -88,7 +88,7 @@ def places(browser, live_server, host_of, revealed, live_app) -> dict[str, str]:
     found.update(refereed_host=dealt["host_url"], refereed_seat=dealt["seats"][0]["url"],
                  refereed_seat_path=urlsplit(dealt["seats"][0]["url"]).path)
     api = host_of(fresh).split("/h/")[0] + "/api/tables"
-    found["notebook_seat"] = page.request.post(api, data={"players": 4, "advanced": True, "notebook": True}).json()["seats"][1]["url"]
+    found["notebook_seat"] = page.request.post(api, data={"players": 4, "advanced": True, "solver": True}).json()["seats"][1]["url"]
     ended = page.request.post(api, data={"players": 3}).json()
     with live_app.app_context():  # the table agrees to the reveal: the game ends, its review on every screen
         settle_reveal(live_app.extensions["dealer"].load(ended["code"]))
@@ -171,17 +171,17 @@ def test_the_map_is_one_tab_stop_moved_by_arrow_keys(browser, host_of):
     assert ring.is_visible()
     assert ring.get_attribute("transform") == "translate(10 8.7)"
     page.keyboard.press("Enter")
-    assert page.locator("#check strong").inner_text() == "Row 1, column 1: " + game.board.cell(0)[0]
+    assert page.locator("#check strong").inner_text() == "A1: " + game.board.cell(0)[0]
     page.keyboard.press("ArrowDown")
     scrolled = page.evaluate("scrollY")
     page.keyboard.press(" ")
-    assert page.locator("#check strong").inner_text().startswith("Row 2, column 1: ")
+    assert page.locator("#check strong").inner_text().startswith("A2: ")
     assert page.evaluate("scrollY") == scrolled  # Space checked the hex and did not scroll the page
-    # Screen readers get a group of links named by row, column and terrain.
+    # Screen readers get a group of links named by column letter, row (the hex's name, L9) and terrain.
     group = page.get_by_role("group", name="Your map: tap a hex to check it against your clue")
     assert group.get_by_role("link").count() == 108
     terrain = game.board.cell(107)[0]
-    assert group.get_by_role("link", name=f"Row 9 column 12 {terrain}", exact=True).count() == 1
+    assert group.get_by_role("link", name=f"L 9 {terrain}", exact=True).count() == 1
     # A tap shows the checked hex's own ring, not the keyboard's.
     page.locator("a[href='?hex=50']").click()
     assert not ring.is_visible()
@@ -225,7 +225,7 @@ def test_the_answer_shows_where_the_finger_is(browser, host_of, size, open_clue)
     else:
         hex_link.click()
     answer = page.locator("#check")
-    assert "Row 9, column 8" in answer.inner_text()
+    assert "H9: " in answer.inner_text()
     assert inside_viewport(page, answer) and inside_viewport(page, hex_link)
     context.close()
 

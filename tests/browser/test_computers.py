@@ -1,5 +1,6 @@
 """A solo game in a real browser: "Play against the computer" on the home page, then every turn of the person
-played through the board, the action sheet and Confirm, the computers' moves announced, until the end screen."""
+played through the board, the action sheet and Confirm, the computers' moves announced, until the end screen,
+and "Play again" there: a new map with the same settings."""
 
 from __future__ import annotations
 
@@ -57,3 +58,19 @@ def test_a_solo_game_against_the_computer_to_the_end(phone, live_server, live_ap
     results = phone.locator("#play .results")
     results.wait_for()
     assert "Rank 1" in results.inner_text() and "(computer, beginner)" in results.inner_text()
+    # "Play again": a new game on a new map, the same four beginners; its seat page links home, and the end's
+    # other button leads to the home page's solo form.
+    assert results.get_by_role("link", name="Next game: other settings").get_attribute("href") == "/#solo-heading"
+    first_seat = phone.url
+    results.get_by_role("button", name="Play again").click()
+    phone.wait_for_url(lambda url: url != first_seat and re.search(r"/s/[^/]+$", url))
+    following = phone.locator("#play").get_attribute("data-live").split("/")[2].split(".")[0][:-1]
+    assert following != code, (following, phone.url)
+    again = live_app.extensions["dealer"].load(following)
+    assert again.players == 5 and (again.board, again.habitat) != (game.board, game.habitat)
+    phone.locator("#play").wait_for()
+    for seat in (2, 3, 4, 5):
+        assert f"Player {seat} (computer, beginner)" in phone.locator("#play").inner_text()
+    phone.get_by_role("navigation", name="Site").get_by_role("link", name="Home").click()
+    phone.wait_for_url(live_server + "/")
+    assert phone.locator(".solo-card").is_visible()

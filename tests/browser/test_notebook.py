@@ -1,6 +1,6 @@
-"""A notebook game in real browsers: the host deals it with the option ticked on the form, four phones play from
-the action sheet, another phone's notebook counts change by themselves after each move, and the end screen shows
-every player's review on the phones and the host screen."""
+"""A solver game in real browsers: the host deals it with the option ticked on the form, four phones play from
+the action sheet, another phone's solver counts change by themselves after each move, every screen says the table
+uses the solver, and the end screen shows every player's review on the phones and the host screen."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from .test_play import choose, seat_link
 
 
 def counts(phone) -> list[str]:
-    """The summaries of a phone's notebook, one per opponent ("Ana: 12 clues possible")."""
-    return [text.strip() for text in phone.locator("#notebook details.notes > summary").all_inner_texts()]
+    """The summaries of a phone's solver, one per opponent ("Ana: 12 clues possible")."""
+    return [text.strip() for text in phone.locator("#solver details.notes > summary").all_inner_texts()]
 
 
 def telling_cube(state, seat: int) -> int:
@@ -35,14 +35,15 @@ def telling_cube(state, seat: int) -> int:
     return choices[0]
 
 
-def test_a_notebook_game_from_the_deal_form_to_the_review(browser, live_server, live_app):
+def test_a_solver_game_from_the_deal_form_to_the_review(browser, live_server, live_app):
     host = browser.new_page(viewport={"width": 1280, "height": 900})
     host.goto(live_server + "/")
     host.locator(".segmented label", has_text="4").click()
     host.get_by_label("The app referees: play on phones").check()
-    host.get_by_label("A deduction notebook on each phone").check()
-    # More clues to tell apart: the counts fall move by move. (The solo form below has an "Advanced mode" too.)
+    # More clues to tell apart: the counts fall move by move. (The solo form below has "Advanced mode" and the
+    # solver too.)
     deal_form = host.locator("form", has=host.get_by_role("button", name="Deal a new game"))
+    deal_form.get_by_label("Solver: shows every possibility and each hex's chance").check()
     deal_form.get_by_label("Advanced mode").check()
     host.get_by_role("button", name="Deal a new game").click()
     host.wait_for_url(re.compile(r"/h/[^/]+$"))
@@ -59,24 +60,26 @@ def test_a_notebook_game_from_the_deal_form_to_the_review(browser, live_server, 
         phone.goto(seat_link(host, seat))
     host.get_by_role("button", name="Start the game").click()
     host.locator("#play[data-phase='opening']").wait_for()
-    # Without JavaScript the notebook is there too, and a tap opens an opponent's list.
+    # Without JavaScript the solver is there too, and a tap opens an opponent's list.
     plain = browser.new_context(java_script_enabled=False, **PHONE).new_page()
     plain.goto(seat_link(host, 4))
-    plain.locator("#notebook details.nb1 > summary").click()
-    assert plain.locator("#notebook details.nb1[open] li").count() > 0
+    plain.locator("#solver details.nb1 > summary").click()
+    assert plain.locator("#solver details.nb1[open] li").count() > 0
     plain.context.close()
     phones[3].goto(seat_link(host, 4))
     for phone in phones:
-        phone.locator("#notebook").wait_for()
-        assert len(counts(phone)) == 3 and phone.locator("#notebook details.notes[open]").count() == 0
+        phone.locator("#solver").wait_for()
+        assert len(counts(phone)) == 3 and phone.locator("#solver details.notes[open]").count() == 0
         assert phone.locator("#play svg .odds-marks use").count() > 0
-    assert host.locator("#notebook, .odds-marks").count() == 0  # the host screen shows no notebook
+    assert host.locator("#solver, .odds-marks").count() == 0  # the host screen shows no solver figures
+    assert "This table uses the solver" in host.locator("#play .solver-note").inner_text()  # but says it is used
+    assert all("This table uses the solver" in phone.locator("#play .solver-note").inner_text() for phone in phones)
 
     # A phone opens an opponent's list with the keyboard; it stays open while the game moves on.
     watcher = phones[1]
-    watcher.locator("#notebook details.nb1 > summary").focus()
+    watcher.locator("#solver details.nb1 > summary").focus()
     watcher.keyboard.press("Enter")
-    assert watcher.locator("#notebook details.nb1[open] li").count() > 0
+    assert watcher.locator("#solver details.nb1[open] li").count() > 0
     assert axe_problems(watcher, "notebook open") == []
 
     seen_counts = {tuple(o.count for o in notebook(view(state(), 2)).opponents)}
@@ -100,16 +103,16 @@ def test_a_notebook_game_from_the_deal_form_to_the_review(browser, live_server, 
         moves += 1
         if state().phase == "over":
             break
-        # The watcher's notebook follows by itself: each opponent's count is the one its own view gives.
+        # The watcher's solver follows by itself: each opponent's count is the one its own view gives.
         expected = notebook(view(state(), 2))
         for opponent in expected.opponents:
-            summary = watcher.locator(f"#notebook details.nb{opponent.seat} > summary")
+            summary = watcher.locator(f"#solver details.nb{opponent.seat} > summary")
             summary.filter(has_text=f": {opponent.count} clue").wait_for()
         seen_counts.add(tuple(o.count for o in expected.opponents))
-        assert watcher.locator("#notebook details.nb1[open]").count() == 1
+        assert watcher.locator("#solver details.nb1[open]").count() == 1
     assert len(seen_counts) > 1  # the counts changed live, without a reload
 
-    for page in phones + [host]:  # the end: every player's review, no notebook any more
+    for page in phones + [host]:  # the end: every player's review, no solver any more
         page.locator("#play .results").wait_for()
         page.locator("#play .review").first.wait_for()
         assert page.locator("#play .ranks > li").count() == 4
@@ -117,7 +120,7 @@ def test_a_notebook_game_from_the_deal_form_to_the_review(browser, live_server, 
         text = page.locator("#play .results").inner_text()
         assert re.search(r"searched at moves? [\d, and]+\.", text)
         assert "the least revealing choice told" in text
-        assert page.locator("#notebook").count() == 0
+        assert page.locator("#solver").count() == 0
     for context in contexts:
         context.close()
     host.close()

@@ -41,3 +41,22 @@ def test_a_live_page_keeps_asking_through_a_database_outage(live_app, live_serve
                                   headers={"Content-Type": "application/json"})
     assert urllib.request.urlopen(move, timeout=30).status == 200
     expect(phone.locator("#play")).to_contain_text("Back again", timeout=60_000)
+
+
+def test_a_live_page_waits_longer_after_each_refusal_in_a_row(live_app, live_server, phone):
+    """The page's script (static/play.js) waits what Retry-After asks, doubled with each refusal in a row up to a
+    minute, with a random part of a quarter either way: a flood of phones refused together thins out instead of
+    coming back together every second."""
+    request = urllib.request.Request(live_server + "/api/tables", data=json.dumps({"players": 3}).encode(),
+                                     headers={"Content-Type": "application/json"})
+    table = json.loads(urllib.request.urlopen(request, timeout=30).read())
+    phone.goto(table["seats"][0]["url"].replace(live_app.config["PUBLIC_URL"], live_server))
+    expect(phone.locator("#play")).to_be_visible()
+    delays = phone.evaluate("""() => {
+        const refused = new Response("", {status: 429, headers: {"Retry-After": "1"}});
+        const at = (share) => { Math.random = () => share; return [1, 2, 3, 4, 8, 30].map((n) => retryDelay(refused, n)); };
+        return {middle: at(0.5), low: at(0), high: at(0.999999), noAnswer: (Math.random = () => 0.5, retryDelay(null, 1))};
+    }""")
+    assert delays["middle"] == [1000, 2000, 4000, 8000, 60000, 60000]
+    assert delays["low"][0] == 750 and round(delays["high"][0]) == 1250
+    assert delays["noAnswer"] == 3000  # no Retry-After (no answer at all): 3 s

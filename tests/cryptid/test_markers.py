@@ -360,8 +360,28 @@ def test_sealed_claims_are_opened_at_the_end_of_the_round(ties, winners):
     state = state.apply(NotHere(3, find_hex(state, 3, 0, state.not_here_choices(3))))
     # Both are right and hold two markers each: the tie is settled as the rules say.
     assert state.phase == OVER and state.outcome == FOUND and state.winners == winners
+    assert state.right == view(state).right == (1, 2) and view(state).to_json()["right"] == [1, 2]
     assert [marker[1] for marker in state.markers if marker[2] == ITS_HERE] == [1, 2]
     assert state.ranks == {seat: 1 if seat in winners else 2 for seat in state.seats}
+
+
+def three_right_claims() -> State:
+    """A 3-player game whose second round has three right "it's here" claims, seat 1 holding the most markers:
+    seat 1's "not here" drew two objections (4 markers to 2 and 2), seats 2 and 3 were refunded theirs."""
+    state = started(3)
+    state = state.apply(NotHere(1, find_hex(state, 1, 2, state.not_here_choices(1))))
+    for seat in (2, 3):
+        state = state.apply(NotHere(seat, find_hex(state, seat, 0, state.not_here_choices(seat))))
+    assert state.hands == (4, 2, 2)
+    for seat in (1, 2, 3):
+        state = state.apply(ItsHere(seat, state.game.habitat))
+    return state
+
+
+def test_of_several_right_claims_the_most_markers_win_and_the_state_says_who_was_right():
+    state = three_right_claims()
+    assert state.phase == OVER and state.outcome == FOUND
+    assert state.right == (1, 2, 3) and state.winners == (1,) and state.hands == (3, 1, 1)
 
 
 def test_rules_have_one_text_form():
@@ -371,3 +391,30 @@ def test_rules_have_one_text_form():
     for bad in ("refund=maybe", "speed=fast", "ties"):
         with pytest.raises(ValueError):
             Rules.from_text(bad)
+
+
+def test_two_clues_rarely_single_out_one_hex():
+    """Why a 2-player Markers game deals two clues each (docs/cryptid-markers.md section 2, point 2): over the
+    official maps, few pairs of clues (neither making the other useless) allow exactly one hex."""
+    from itertools import combinations
+
+    from companion.cryptid.board import Board
+    from companion.cryptid.clues import clue_areas, clues_for_mode
+    from tests.helpers import DATA
+
+    maps = {json.loads(line)["map_code"] for line in (DATA / "official-setups.jsonl").read_text().splitlines()}
+    pairs, single, boards = {"normal": 0, "advanced": 0}, {"normal": 0, "advanced": 0}, {"normal": 0, "advanced": 0}
+    for code in maps:
+        board = Board.from_map_code(code)
+        areas = clue_areas(board)
+        found = 0
+        for first, second in combinations(clues_for_mode(board.mode), 2):
+            a, b = areas[first.index], areas[second.index]
+            if a and b and a & b not in (a, b):
+                pairs[board.mode] += 1
+                found += (a & b).bit_count() == 1
+        single[board.mode] += found
+        boards[board.mode] += bool(found)
+    assert len(maps) == 320
+    assert pairs == {"normal": 40469, "advanced": 175574}
+    assert single == {"normal": 7, "advanced": 15} and boards == {"normal": 7, "advanced": 12}

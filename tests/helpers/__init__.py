@@ -19,3 +19,13 @@ def make_app(database_url: str, instance: Path):
 
     os.environ["COMPANION_INSTANCE_PATH"] = str(instance)
     return create_app({"TESTING": True, "SECRET_KEY": "s", "SQLALCHEMY_DATABASE_URI": database_url})
+
+
+BOOKS_START = '<section class="books"'
+
+
+def without_books(page: str) -> str:
+    """A seat's page without its notebook that keeps the books, which prints the mode's whole clue list (the same
+    on every phone, as on the back of the box's clue books), so that a scan for clue sentences reads the rest."""
+    start = page.find(BOOKS_START)
+    return page if start < 0 else page[:start] + page[page.index("</section>", start):]

@@ -6,6 +6,7 @@ import json
 import os
 import re
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -17,6 +18,7 @@ from companion.web.core.app import create_app
 from companion.web.core.config import MAX_REQUEST_BODY
 from companion.web.cryptid.tokens import host_token
 from tests.helpers import GOLDEN, REPO
+from tests.helpers.processes import alive, children
 from tests.helpers.serving import free_port, running_server
 
 LAN = "192.168.1.20"
@@ -172,28 +174,6 @@ def test_worker_processes_share_one_secret_key(tmp_path):
     assert len(pages) == 1 and len(next(iter(pages))) == GOLDEN[0]["players"]
 
 
-def _children(pid: int) -> list[int]:
-    """The processes whose parent is `pid` (Linux's /proc)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = open(f"/proc/{entry}/stat").read()
-            except OSError:
-                continue
-            if int(stat.rpartition(")")[2].split()[1]) == pid:
-                found.append(int(entry))
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = open(f"/proc/{pid}/stat").read().rpartition(")")[2].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 @pytest.mark.slow
 @needs_granian
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -209,11 +189,11 @@ def test_workers_leave_with_their_parent_and_the_port_is_free_again(tmp_path):
         workers, hang = [], time.monotonic() + 120  # bounds a hang only
         while len(workers) < 2 or _raw_status_or_none(port) != 200:
             assert main.poll() is None and time.monotonic() < hang, "serve did not start"
-            workers = _children(main.pid)
+            workers = children(main.pid)
             time.sleep(0.1)
         main.kill()
         main.wait()
-        while any(_alive(worker) for worker in workers):  # they go at once
+        while any(alive(worker) for worker in workers):  # they go at once
             assert time.monotonic() < hang, "the workers outlived their parent"
             time.sleep(0.05)
     finally:
@@ -234,3 +214,108 @@ def _raw_status_or_none(port: int) -> int | None:
         return _raw_status(port, b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
     except OSError:
         return None
+
+
+HANG_SECONDS = 60  # bounds a hang only
+
+
+def _gone(pid: int) -> bool:
+    hang = time.monotonic() + HANG_SECONDS
+    while alive(pid):
+        if time.monotonic() > hang:
+            os.kill(pid, 9)  # started by this test: it must not outlive it either way
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("death", ["exit", "sigkill"])
+def test_the_computer_players_leave_when_serve_is_gone_before_they_started(tmp_path, death):
+    """`serve` starts the computer players' worker and dies at once, long before the worker has loaded the
+    site (a kill -9 in serve's first half second): the worker, adopted by init, must still leave. Before, it
+    read its parent's pid only once loaded (then init's) and ran on for good."""
+    parent_code = ("import os, signal, sys\n"
+                   "from companion.ops.server import start_computer_players\n"
+                   "print(start_computer_players().pid, flush=True)\n"
+                   + ("os._exit(0)\n" if death == "exit" else "os.kill(os.getpid(), signal.SIGKILL)\n"))
+    parent = subprocess.Popen([sys.executable, "-c", parent_code], cwd=REPO, stdout=subprocess.PIPE, text=True,
+                              env=dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path)))
+    worker = int(parent.stdout.readline())
+    parent.wait()
+    parent.stdout.close()
+    assert _gone(worker), "the computer players' worker outlived serve"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.name != "posix", reason="SIGTERM")
+def test_sigterm_stops_the_computer_players_in_the_middle_of_a_turn(tmp_path):
+    """A stop asked for while a turn is being taken (a long decision, or a database call that keeps failing)
+    ends the worker at once, with status 0; before, it only stopped looking for the next turn."""
+    worker_code = ("import threading\n"
+                   "from companion.web.core import computers\n"
+                   "from companion.ops.server import run_computer_players\n"
+                   "def take(turn):\n"
+                   "    print('taking', flush=True)\n"
+                   "    threading.Event().wait(3600)\n"
+                   "computers.register('stuck', lambda: ['a turn'], take)\n"
+                   "run_computer_players()\n")
+    worker = subprocess.Popen([sys.executable, "-c", worker_code], cwd=REPO, stdout=subprocess.PIPE, text=True,
+                              env=dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path), COMPANION_COMPUTER_PAUSE="0"))
+    try:
+        assert worker.stdout.readline() == "taking\n"
+        worker.terminate()
+        assert worker.wait(timeout=HANG_SECONDS) == 0
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait()
+        worker.stdout.close()
+
+
+class _UnixConnection(http.client.HTTPConnection):
+    def __init__(self, path: str) -> None:
+        super().__init__("localhost", timeout=30)
+        self.path = path
+
+    def connect(self) -> None:
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(30)
+        self.sock.connect(self.path)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="Unix sockets")
+@pytest.mark.parametrize("server", SERVERS)
+def test_serve_on_a_unix_socket_only_its_user_and_group_reach(server, tmp_path):
+    """Behind a proxy on the same machine the back end listens on a socket file (mode 660), not on an address
+    anyone could reach to bypass the proxy and forge X-Forwarded-For; a file left by a killed server is replaced."""
+    path = tmp_path / "site.sock"
+    stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    stale.bind(str(path))  # what a killed server leaves: a socket file nobody listens on
+    stale.close()
+    workers = ["--workers", "1"] if server == "granian" else []
+    command = [sys.executable, "-m", "companion", "serve", "--unix-socket", str(path), "--server", server,
+               "--threads", "4", *workers]
+    process = subprocess.Popen(command, cwd=REPO, env=dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path)),
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert process.stdout.readline().startswith(f"Cryptid companion on the Unix socket {path}")
+        hang = time.monotonic() + 120  # bounds a hang only
+        while True:
+            try:
+                connection = _UnixConnection(str(path))
+                connection.request("GET", "/", headers={"X-Forwarded-For": "198.51.100.7"})
+                status = connection.getresponse().status
+                connection.close()
+                break
+            except OSError:
+                assert process.poll() is None and time.monotonic() < hang, "serve did not answer on its socket"
+                time.sleep(0.1)
+        assert status == 200
+        assert stat.S_IMODE(os.stat(path).st_mode) == 0o660
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+        process.stdout.close()

@@ -100,7 +100,7 @@ def cryptid_pages(app, client) -> list[str]:
     dealt = client.post("/api/tables", json={"players": 4, "advanced": True}).get_json()
     pages += [path_of(dealt["host_url"]), path_of(dealt["seats"][0]["url"]), path_of(dealt["seats"][0]["url"]) + "?hex=40",
               path_of(dealt["host_url"]) + "/live", f"/games/{dealt['code']}"]
-    notebook = client.post("/api/tables", json={"players": 3, "notebook": True}).get_json()
+    notebook = client.post("/api/tables", json={"players": 3, "solver": True}).get_json()
     pages += [path_of(notebook["seats"][1]["url"]), path_of(notebook["seats"][1]["url"]) + "?hex=40"]
     # A refereed game played to its end: ranks, reviews, the next game's form.
     played = client.post("/api/tables", json={"players": 3}).get_json()

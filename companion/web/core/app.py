@@ -91,6 +91,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     for game in games:
         game.init_app(app)
     computers.init_app(app)  # after the games registered their computer players
+    ratelimit.check_every_route_spends_a_budget(app)  # after every route is there
     return app
 
 

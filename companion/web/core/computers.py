@@ -23,6 +23,9 @@ from typing import Callable, Hashable, Iterable
 
 from flask import Flask
 
+from .errors import DATABASE_UNAVAILABLE
+from .outage import Outage
+
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.25  # how often the worker looks for turns owed (one small query per game)
@@ -77,17 +80,24 @@ class Worker:
         self.due: dict[tuple[str, Hashable], float] = {}
         self.stopping = threading.Event()
         self.rng = random.Random()
+        self.outage = Outage("computer players", log)
+        self.wait = POLL_SECONDS  # until the next look: longer and longer while the database is away
 
     def step(self) -> int:
         """Look once for owed turns, take those whose pause is over; returns how many were taken."""
         now, taken = time.monotonic(), 0
+        self.wait = POLL_SECONDS
         with self.app.app_context():
             owed = set()
             for keeper in keepers():
                 try:
                     owed.update((keeper.name, turn) for turn in keeper.pending())
-                except Exception:  # a database that is away for a moment: look again next time
+                except DATABASE_UNAVAILABLE as error:  # a database that is away: one line, then look less often
+                    self.wait = max(POLL_SECONDS, self.outage.failed(error))
+                    return taken
+                except Exception:
                     log.exception("computer players of %s: cannot read the turns owed", keeper.name)
+            self.outage.succeeded()
             self.due = {key: self.due.get(key, now + self.rng.uniform(*self.pause)) for key in owed}
             for (name, turn), at in sorted(self.due.items(), key=lambda item: item[1]):
                 if at > now or self.stopping.is_set():
@@ -95,6 +105,9 @@ class Worker:
                 try:
                     _KEEPERS[name].take(turn)
                     taken += 1
+                except DATABASE_UNAVAILABLE as error:  # the turn stays owed: taken once the database is back
+                    self.wait = max(POLL_SECONDS, self.outage.failed(error))
+                    break
                 except Exception:  # one table's trouble must not stop the others' computers
                     log.exception("computer players of %s: turn %r failed", name, turn)
                 del self.due[name, turn]
@@ -103,7 +116,7 @@ class Worker:
     def run(self) -> None:
         while not self.stopping.is_set():
             self.step()
-            self.stopping.wait(POLL_SECONDS)
+            self.stopping.wait(self.wait)
 
     def stop(self) -> None:
         self.stopping.set()

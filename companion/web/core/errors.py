@@ -7,11 +7,13 @@ from html import escape
 from flask import Flask, current_app, jsonify, render_template, request
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
+from sqlalchemy import event
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .db import db
+from .outage import Outage
 from .tokens import redact
 
 # The database is down, restarting, or every connection is busy: nothing is lost, and asking again shortly works.
@@ -82,7 +84,7 @@ def _database_unavailable(error: Exception):
         db.session.rollback()
     except Exception:  # the connection is gone: the session starts afresh with the next request anyway
         pass
-    current_app.logger.warning("database unavailable on %s: %s", redact(request.path), type(error).__name__)
+    current_app.extensions["companion.requests_outage"].failed(error)  # one line for the whole outage
     response = current_app.make_response(error_response(503, MESSAGES[503]))
     response.headers["Retry-After"] = str(DATABASE_RETRY_SECONDS)
     return response
@@ -100,6 +102,9 @@ def _unexpected(error: Exception):
 
 
 def init_app(app: Flask) -> None:
+    outage = app.extensions["companion.requests_outage"] = Outage("requests", app.logger)
+    with app.app_context():  # any connection handed out (tested first on a server database) ends an outage
+        event.listen(db.engine, "checkout", lambda *_: outage.succeeded())
     app.register_error_handler(CSRFError, _csrf_error)
     for error in DATABASE_UNAVAILABLE:
         app.register_error_handler(error, _database_unavailable)

@@ -26,6 +26,7 @@ from sqlalchemy import select
 from . import store
 from .db import TableRecord, db
 from .fairshare import waiting_without_work_slot
+from .outage import Outage
 
 WAIT_SECONDS = 25.0  # under common proxy read timeouts (nginx: 60 s), so a waiting phone never looks dead
 TICK_SECONDS = 0.15
@@ -125,9 +126,12 @@ class Watcher:
             time.sleep(LISTEN_RETRY_SECONDS)
 
     def _run(self) -> None:
+        outage = Outage("live-update watcher", self.app.logger)
+        pause = TICK_SECONDS
         with self.app.app_context():
             while True:
-                time.sleep(TICK_SECONDS)
+                time.sleep(pause)
+                pause = TICK_SECONDS
                 with self.lock:
                     codes = list(self.waiting)
                 if not codes:
@@ -136,10 +140,14 @@ class Watcher:
                     found = select(TableRecord.code, TableRecord.last_activity, TableRecord.changes)
                     rows = {code: (at, changes) for code, at, changes in db.session.execute(found.where(TableRecord.code.in_(codes)))}
                     db.session.commit()
-                except Exception:  # a database hiccup: waiters time out and retry; keep watching
-                    db.session.rollback()
-                    self.app.logger.exception("live-update watcher could not read the database")
+                except Exception as error:  # a database outage: waiters time out and retry; keep watching, slower
+                    try:
+                        db.session.rollback()
+                    except Exception:  # the connection is gone; the next try opens another
+                        pass
+                    pause = max(TICK_SECONDS, outage.failed(error))
                     continue
+                outage.succeeded()
                 with self.lock:
                     for code in codes:
                         stamp = rows.get(code, "absent")

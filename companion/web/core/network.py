@@ -54,15 +54,22 @@ def machine_names() -> frozenset[str]:
     return frozenset(names)
 
 
-def phone_base_url(host_url: str, configured: str | None, lan: str | None, known: frozenset[str] = frozenset()) -> str:
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def phone_base_url(host_url: str, configured: str | None, lan: str | None, known: frozenset[str] = frozenset(),
+                   server_port: int | None = None) -> str:
     """Base URL to put in QR codes: the configured one, else the request's when its host is one of this
     machine's names (`known`), with localhost swapped for the LAN address. A Host header naming anything else
-    (a typo, or a forged header) is never copied into a QR code: the LAN address stands in for it."""
+    (a typo, or a forged header) is never copied into a QR code: the LAN address stands in for it, with the
+    port the request really came in on (`server_port`), not the header's."""
     if configured:
         return configured.rstrip("/")
     parts = urlsplit(host_url)
-    port = f":{parts.port}" if parts.port else ""
     hostname = (parts.hostname or "").lower()
+    foreign = not is_local_host(parts.netloc) and hostname not in known | ({lan} if lan else set())
+    number = server_port if foreign and server_port else parts.port
+    port = f":{number}" if number and number != DEFAULT_PORTS.get(parts.scheme) else ""
     if lan and (is_local_host(parts.netloc) or hostname not in known | {lan}):
         return f"{parts.scheme}://{lan}{port}"
     if not is_local_host(parts.netloc) and hostname not in known:
@@ -85,7 +92,8 @@ def phone_base() -> tuple[str, bool]:
     """(base URL for QR codes, whether phones can probably reach it)."""
     configured = current_app.config.get("PUBLIC_URL")
     lan = None if configured else lan_address()
-    base = phone_base_url(request.host_url, configured, lan, machine_names())
+    port = request.environ.get("SERVER_PORT", "")
+    base = phone_base_url(request.host_url, configured, lan, machine_names(), int(port) if port.isdigit() else None)
     if not configured and listens_on_loopback():
         return base, False
     return base, bool(configured) or not is_local_host(urlsplit(base).netloc)

@@ -1,6 +1,11 @@
 """Rate limits per client address (Flask-Limiter): dealing games and acting at a table, generous enough for a
 whole game night behind one router, tight enough that one client cannot flood the database.
 
+Two budgets per address, each shared by every route of its kind: one for dealing (every game's forms and the
+API: `@deals`), one for acting at a table (votes, unlocks, moves, hand-overs, taking a seat over: `@acts`).
+A route that accepts anything but GET, HEAD or OPTIONS must spend one of them: the site refuses to start
+otherwise (check_every_route_spends_a_budget), so a new route cannot forget its limit.
+
 Counts are kept once for the whole site, however many worker processes and machines serve it: by default in the
 site's own database (DatabaseStorage, a storage registered through limits' public Storage interface as
 `companion-database://`), or wherever COMPANION_RATE_LIMIT_STORAGE says (`redis://host:6379`, with the redis
@@ -166,6 +171,47 @@ def new_games_limit() -> str:
 
 def actions_limit() -> str:
     return current_app.config["RATE_LIMIT_ACTIONS"]
+
+
+DEALING, ACTING = "dealing", "acting"
+BUDGETS = {DEALING: new_games_limit, ACTING: actions_limit}
+CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def _spends(budget: str):
+    """A view decorator: the view's requests count against `budget`, one count per address for every route
+    that spends it (Flask-Limiter's shared limit, whose scope is the budget's name)."""
+    shared = limiter.shared_limit(BUDGETS[budget], scope=budget)
+
+    def decorate(view):
+        limited = shared(view)
+        limited.rate_budget = budget
+        return limited
+
+    return decorate
+
+
+deals = _spends(DEALING)  # a route that deals a new game, of any game, by any form or the API
+acts = _spends(ACTING)  # a route that changes a table: a vote, an unlock, a move, a hand-over, a take-over
+
+
+def rate_budget(app: Flask, endpoint: str) -> str | None:
+    """The budget an endpoint's view spends (DEALING or ACTING), or None."""
+    return getattr(app.view_functions.get(endpoint), "rate_budget", None)
+
+
+class UnlimitedRoute(RuntimeError):
+    """A route that changes something spends no rate-limit budget: a programming error, found at start."""
+
+
+def check_every_route_spends_a_budget(app: Flask) -> None:
+    """Refuse to build a site with a route that accepts a changing method but spends no budget."""
+    unlimited = sorted(f"{' '.join(sorted(rule.methods & CHANGING_METHODS))} {rule.rule}"
+                       for rule in app.url_map.iter_rules()
+                       if rule.methods & CHANGING_METHODS and rate_budget(app, rule.endpoint) not in BUDGETS)
+    if unlimited:
+        raise UnlimitedRoute("these routes change something but spend no rate-limit budget (decorate each view "
+                             "with core.ratelimit.deals or acts): " + "; ".join(unlimited))
 
 
 def init_app(app: Flask) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import secrets
 from functools import lru_cache
+from urllib.parse import unquote
 
 from flask import current_app
 from itsdangerous import BadSignature, Signer
@@ -58,8 +59,22 @@ def _verified(secret_key: str, salt: str, token: str) -> str | None:
 
 
 def redact(path: str) -> str:
-    """A URL path fit for a log: every path segment that a route reads as its <token> becomes "<token>"."""
-    return _token_paths(current_app.url_map).sub(lambda m: f"{m.group(1)}<token>", path)
+    """A URL path fit for a log: every path segment that a route reads as its <token> becomes "<token>". It is
+    read as routing reads it, so no spelling hides a token: percent-escapes decoded (twice-encoded ones too),
+    runs of slashes taken as one; a query, which may carry a link (?back=/s/...), is left out."""
+    path, query_mark, _ = path.partition("?")
+    for _ in range(MAX_DECODINGS):
+        decoded = unquote(path)
+        if decoded == path:
+            break
+        path = decoded
+    path = _SLASHES.sub("/", path)
+    return _token_paths(current_app.url_map).sub(lambda m: f"{m.group(1)}<token>", path) + (
+        "?<query>" if query_mark else "")
+
+
+MAX_DECODINGS = 4  # percent-escapes decoded this many times over at most (a path encoded more is junk anyway)
+_SLASHES = re.compile(r"/{2,}")
 
 
 def is_token_path(path: str) -> bool:

@@ -17,7 +17,7 @@ from companion.cryptid.view import view
 from companion.web.core.i18n import gettext
 from companion.web.core.live import wait_for_change
 from companion.web.core.network import phone_base
-from companion.web.core.ratelimit import actions_limit, limiter, new_games_limit
+from companion.web.core.ratelimit import acts, deals
 from companion.web.core.security import mark_private
 from companion.web.core.store import Conflict
 from companion.web.cryptid.tokens import host_token
@@ -30,7 +30,7 @@ from .head import read_head
 from .models import CLASSIC, MARKERS, VARIANTS
 from .notebook import game_review, notebook_json, review_json, seat_notebook
 from .play import COMPUTER_SEAT
-from .refereed import create_refereed, has_notebook, is_refereed, load_play, submit
+from .refereed import create_refereed, has_solver, is_refereed, load_play, submit
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -70,13 +70,14 @@ def _bad_json(error: BadJson):
 
 def _play_view(game, state, seat=None) -> dict:
     """docs/cryptid-play.md section 8.6: the viewer's state, each seat with its computer player's level (null for a
-    person), the seat's notebook at a table that chose it (null otherwise, and once the game is over), and the
+    person), the solver's figures for the seat at a table that chose the solver (as `notebook`, its name before the
+    notebook that keeps the books; null otherwise, and once the game is over), and the
     after-game review once it is over (null before)."""
     seen = view(state, seat, gettext)
     data = computers_json({"code": game.code} | seen.to_json(), computer_seats(game.code))
     if seat is not None:
         running = seen.phase not in ("lobby", OVER)
-        data["notebook"] = notebook_json(seat_notebook(game, seen) if running and has_notebook(game) else None)
+        data["notebook"] = notebook_json(seat_notebook(game, seen) if running and has_solver(game) else None)
     data["review"] = review_json(game_review(game, state))
     return data
 
@@ -93,7 +94,8 @@ def _computers(value, players: int) -> dict[int, str]:
     levels = {}
     for entry in value:
         if (not isinstance(entry, dict) or set(entry) != {"seat", "level"} or type(entry["seat"]) is not int
-                or not 1 <= entry["seat"] <= players or entry["level"] not in LEVEL_NAMES or entry["seat"] in levels):
+                or not 1 <= entry["seat"] <= players or not isinstance(entry["level"], str)
+                or entry["level"] not in LEVEL_NAMES or entry["seat"] in levels):
             raise BadJson(problem)
         levels[entry["seat"]] = entry["level"]
     if len(levels) >= players:
@@ -102,7 +104,7 @@ def _computers(value, players: int) -> dict[int, str]:
 
 
 @bp.post("/tables")
-@limiter.limit(new_games_limit)
+@deals
 def create_table():
     """A refereed game on a new map, started at once: its code, the host's and public URLs and the seats'."""
     data = _json_body()
@@ -112,14 +114,16 @@ def create_table():
         raise BadJson(gettext('"variant" must be "classic" or "markers".'))
     counts = markers.PLAYER_COUNTS if variant == MARKERS else PLAYER_COUNTS
     if (type(players) is not int or players not in counts or not isinstance(advanced, bool)
-            or set(data) - {"players", "advanced", "notebook", "computers", "variant"}):
+            or set(data) - {"players", "advanced", "solver", "notebook", "computers", "variant"}):
         raise BadJson(gettext('Send {"players": 2, 3 or 4, "advanced": true or false, "variant": "markers"}.')
                       if variant == MARKERS else gettext('Send {"players": 3, 4 or 5, "advanced": true or false}.'))
-    if not isinstance(data.get("notebook", False), bool):
-        raise BadJson(gettext('"notebook" must be true or false.'))
+    # "notebook" is the solver's name from before the notebook that keeps the books: old clients keep what they chose.
+    for option in ("solver", "notebook"):
+        if not isinstance(data.get(option, False), bool):
+            raise BadJson(gettext('"%(option)s" must be true or false.', option=option))
     computers = _computers(data.get("computers"), players)
     game = dealer().new_game(players, ADVANCED if advanced else NORMAL)
-    create_refereed(game, start=True, notebook=data.get("notebook", False), computers=computers, variant=variant)
+    create_refereed(game, start=True, solver=data.get("solver", False) or data.get("notebook", False), computers=computers, variant=variant)
     base, _ = phone_base()
     body = {
         "code": game.code,
@@ -156,7 +160,7 @@ def _state_after_wait(game, seat):
 @bp.get("/tables/<code>/play")
 def table_play(code: str):
     game = _refereed_or_404(game_or_404(code))
-    if read_head(code).markers:
+    if read_head(game.code).markers:  # the canonical code: the URL's may be in lower case or lack its dash
         return jsonify(markers_web.api_state(game, None, _wait_param()))
     return jsonify(_play_view(game, _state_after_wait(game, None)))
 
@@ -172,7 +176,7 @@ def seat_play(token: str):
 
 
 @bp.post("/seats/<token>/play")
-@limiter.limit(actions_limit)
+@acts
 def seat_move(token: str):
     game, seat = seat_game(token)
     _refereed_or_404(game)

@@ -8,6 +8,7 @@ from flask import abort, jsonify, render_template, request, url_for
 from markupsafe import Markup
 
 from companion.cryptid import Game, GameCodeError
+from companion.cryptid.hexgrid import hex_name as board_hex_name
 from companion.cryptid.hexgrid import hex_row_col
 from companion.cryptid.text import (
     TERRAIN_NAMES,
@@ -55,8 +56,14 @@ def replay_step(over: bool) -> int | None:
 
 
 def view_args() -> dict:
-    """The query arguments a live fragment keeps (selected hex, replay step), nothing else."""
-    return {key: request.args[key][:8] for key in ("hex", "replay") if key in request.args}
+    """The query arguments a live fragment keeps (selected hex, replay step, the notebook's open page and its
+    check), nothing else."""
+    return {key: request.args[key][:8] for key in ("hex", "replay", "nb", "check") if key in request.args}
+
+
+def kept_args() -> dict:
+    """The query arguments a tap on a hex keeps: the notebook's open page."""
+    return {key: request.args[key][:8] for key in ("nb",) if key in request.args}
 
 
 class GameNotFound(Exception):
@@ -103,14 +110,14 @@ def reveal_context(game: Game) -> dict:
         {"name": seat_name(s, gettext), "texts": [clue_text(c, gettext) for c in game.seat_clues(s)]}
         for s in range(1, game.players + 1)
     ]
-    row, col = hex_row_col(game.habitat)
     return {
         "game": game,
         "clues": clues,
         "hint": hint_text(game.hint, gettext),
         "tile_hint": tile_hint_text(*game.habitat_tile(), gettext),
-        # Row, column and terrain apart, for the reveal's own whole sentence.
-        "habitat": {"row": row + 1, "col": col + 1, "terrain": gettext(TERRAIN_NAMES[game.board.cell(game.habitat)[0]])},
+        # The hex's name and its terrain apart, for the reveal's own whole sentence.
+        "habitat": {"name": board_hex_name(game.habitat),
+                    "terrain": gettext(TERRAIN_NAMES[game.board.cell(game.habitat)[0]])},
         "diagram": setup_diagram(game, habitat=game.habitat),
         "letters": map_letters(),  # for the map's key
     }
@@ -153,6 +160,7 @@ def setup_diagram(game: Game, **options) -> str:
         letters=map_letters(),
         tile_words=(gettext("upright"), gettext("turned")),
         numbered=True,
+        coordinates=True,  # the hex names (E5) the phones and the reveal use, on the edges as on refereed boards
         digits=language_digits(),
         **options,
     )

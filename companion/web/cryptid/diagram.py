@@ -65,6 +65,7 @@ _SLOT_DY = 2 * _HALF_HEIGHT * TILE_ROWS
 WIDE_TAB = (29.0, 25.0, 46.0)
 NARROW_TAB = (14.5, 12.0, 8.0)  # room for a full-width arrow, as Japanese fonts draw it
 _TAB_GAP = 2.5  # clear of the tile border's light band, which reaches 1.4 beyond the outermost hexes
+ROW_BAND = 12.0  # the row numbers' band beside the board (as wide as a narrow tab), when the edges name the hexes
 _TAB_WORD_SIZE = 5.0
 _ARROWS = {False: "↑", True: "↓"}  # the arrow points to the printed number: up when upright, down when turned
 EDGE = 8.0  # the band above and below the board that holds the column letters, when the map names its hexes
@@ -203,15 +204,16 @@ def _edge_labels(digits: str) -> str:
     return f'<g class="edge"><g id="ec">{letters}</g><use href="#ec" y="{_n(HEIGHT + 2 + EDGE)}"/>{rows}</g>'
 
 
-def _tab_box(slot: int, wide: bool) -> tuple[float, float, float, float]:
-    """(x, y, width, height) of the tab naming the tile in a slot: in the margin, level with the tile. A narrow
-    tab sits between two of the rows numbered on its edge (column A's rows on the left, column L's, half a hex
-    lower, on the right), so both fit the same margin."""
+def _tab_box(slot: int, wide: bool, beyond: float = 0.0) -> tuple[float, float, float, float]:
+    """(x, y, width, height) of the tab naming the tile in a slot: in the margin, level with the tile, `beyond`
+    further out. A narrow tab sits between two of the rows numbered on its edge (column A's rows on the left,
+    column L's, half a hex lower, on the right), so both fit the same margin; a wide tab is too tall for that and
+    goes beyond the row numbers (`beyond`: ROW_BAND)."""
     _, width, height = WIDE_TAB if wide else NARROW_TAB
     row0, _ = slot_origin(slot)
     half_rows = 3.5 if wide else 4 if slot % 2 == 0 else 3
     middle = _HALF_HEIGHT * (2 * row0 + half_rows)
-    x = -_TAB_GAP - width if slot % 2 == 0 else WIDTH + _TAB_GAP
+    x = -_TAB_GAP - beyond - width if slot % 2 == 0 else WIDTH + _TAB_GAP + beyond
     return x, middle - height / 2, width, height
 
 
@@ -237,9 +239,10 @@ def _tab_shapes() -> str:
     return "".join(shapes)
 
 
-def _tab(slot: int, tile: int, rotated: bool, words: tuple[str, str] | None, digits: str) -> str:
+def _tab(slot: int, tile: int, rotated: bool, words: tuple[str, str] | None, digits: str,
+         beyond: float = 0.0) -> str:
     """A tile's tab: its number, an arrow pointing to where its printed number lies (up or down), the word."""
-    x, y, width, height = _tab_box(slot, words is not None)
+    x, y, width, height = _tab_box(slot, words is not None, beyond)
     middle, centre = x + width / 2, y + height / 2
     tile = _digits(tile, digits)
     if not words:
@@ -282,10 +285,11 @@ def _terrain_set(name: str, letters: dict[str, str], textures: bool) -> str:
 
 
 def hex_label_ids(board: Board, index: int) -> str:
-    """The ids a hex link is named by: its row, its column and its terrain. A page with a linked map provides
-    hidden elements with these ids (r1-r9, c1-c12, and f d s m w naming the terrains) in its language."""
+    """The ids a hex link is named by: its column letter, its row (together its name, "E5", as the board's edges
+    print it) and its terrain. A page with a linked map provides hidden elements with these ids (c1-c12, r1-r9,
+    and f d s m w naming the terrains), the terrains in its language."""
     row, col = hex_row_col(index)
-    return f"r{row + 1} c{col + 1} {board.cells[index][0][0]}"
+    return f"c{col + 1} r{row + 1} {board.cells[index][0][0]}"
 
 
 def board_svg(
@@ -357,7 +361,9 @@ def _board_svg(
 ) -> str:
     letters = dict(letter_items)
     regions = board.regions
-    margin = (WIDE_TAB if tile_words else NARROW_TAB)[0]
+    # Wide tabs (the setup diagram's) stand beyond the row numbers when the edges name the hexes.
+    beyond = ROW_BAND if tile_words and coordinates else 0.0
+    margin = (WIDE_TAB if tile_words else NARROW_TAB)[0] + beyond
     edge = EDGE if coordinates else 0.0
     role = "group" if hex_href else "img"
     parts = [
@@ -423,7 +429,7 @@ def _board_svg(
             f'<use href="#hx" class="habitat" {at} stroke="#e6007e" stroke-width="3.4"/>'
             f'<use href="#hx" {at} stroke="#fff" stroke-width="1.2"/>'
         )
-    labels = "".join(_tab(t.slot, t.tile, t.rotated, tile_words, digits) for t in board.tiles)
+    labels = "".join(_tab(t.slot, t.tile, t.rotated, tile_words, digits, beyond) for t in board.tiles)
     parts.append(labels if tile_words else f'<g class="tab-n">{labels}</g>')
     if coordinates:
         parts.append(_edge_labels(digits))
@@ -500,3 +506,21 @@ def odds_marks(bands: dict[int, int]) -> str:
     """SVG of the notebook's shading: per hex its band (1-4); hexes without a band are not drawn."""
     marks = "".join(f'<use href="#o{band}"{_HEX_AT[hex]}/>' for hex, band in sorted(bands.items()) if band)
     return f'{odds_defs()}<g class="odds-marks" aria-hidden="true">{marks}</g>'
+
+
+def own_marks_svg(marks: dict[int, str]) -> str:
+    """SVG of a seat's own marks on hexes (its notebook): a question mark for "maybe", a cross for "no", small at
+    the bottom of the hex (where no disc sits), white on dark so they read on every terrain and beside the pieces."""
+    if not marks:
+        return ""
+    parts = ['<g class="own-marks" aria-hidden="true">']
+    for hex, mark in sorted(marks.items()):
+        x, y = hex_center(hex)
+        y += SIZE * 0.53
+        parts.append(f'<g class="own-mark m-{mark}" data-hex="{hex}"><circle cx="{_n(x)}" cy="{_n(y)}" r="2.5"/>')
+        if mark == "no":
+            parts.append(f'<path d="M{_n(x - 1.3)} {_n(y - 1.3)}l2.6 2.6m0-2.6l-2.6 2.6"/></g>')
+        else:
+            parts.append(f'<text x="{_n(x)}" y="{_n(y + 0.3)}">?</text></g>')
+    parts.append("</g>")
+    return "".join(parts)

@@ -54,7 +54,7 @@ class NewGameForm(Form):
         default=BOX,
         validate_choice=False,  # a form without the field (older pages, scripts) plays with the box
     )
-    notebook = BooleanField(_l("A deduction notebook on each phone"))
+    solver = BooleanField(_l("Solver: shows every possibility and each hex's chance"))
     variant = RadioField(
         _l("Game"),
         choices=[SelectChoice(CLASSIC, _l("Cryptid: ask, search and place cubes")),
@@ -93,7 +93,8 @@ class NewGameForm(Form):
         if self.variant.data == MARKERS:
             self._validate_markers(field.data)
         elif field.data == REFEREED and self.players.data == 2:
-            raise ValidationError(_l("The app referees games of 3 to 5 players: asking needs at least two other players."))
+            raise ValidationError(_l("With 2 players the app referees only the Markers variant: classic Cryptid's "
+                                     "questions need at least two other players."))
         if any(f.data not in (PERSON, None, "", *LEVEL_NAMES) for f in self.seats):
             raise ValidationError(_l("Not a valid choice."))
         computers = self.computer_levels()
@@ -148,4 +149,5 @@ class SoloForm(Form):
     level = SelectField(_l("Their level"), choices=[SelectChoice(level, name) for level, name in LEVEL_NAMES.items()],
                         default=DEFAULT_LEVEL)
     advanced = BooleanField(_l("Advanced mode"))
+    solver = BooleanField(_l("Solver: shows every possibility and each hex's chance"))
     submit = SubmitField(_l("Play against the computer"))

@@ -16,7 +16,7 @@ from .models import CLASSIC, MARKERS, RefereedTable
 class TableHead:
     stamp: str
     refereed: bool
-    notebook: bool = False  # a refereed table that chose the deduction notebook
+    solver: bool = False  # a refereed table that chose the solver (docs/cryptid-play.md section 9.1)
     variant: str = CLASSIC  # the game a refereed table plays: classic Cryptid or Markers
     next_code: str | None = None  # the game the host dealt after this one (dealing it touches this table)
 
@@ -26,7 +26,7 @@ class TableHead:
 
 
 _HEAD = (
-    select(TableRecord.last_activity, TableRecord.changes, RefereedTable.code, RefereedTable.notebook,
+    select(TableRecord.last_activity, TableRecord.changes, RefereedTable.code, RefereedTable.solver,
            RefereedTable.variant, RefereedTable.next_code)
     .outerjoin(RefereedTable, RefereedTable.code == TableRecord.code)
     .where(TableRecord.code == bindparam("code"))

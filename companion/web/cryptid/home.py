@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from companion.cryptid import ADVANCED, NORMAL
-from companion.web.core.ratelimit import limiter, new_games_limit
+from companion.web.core.ratelimit import deals
 
 from .common import seat_url
 from .computers import LEVEL_LINES
@@ -29,20 +29,20 @@ def _home(status: int = 200, **forms):
 
 
 @bp.post("/")
-@limiter.limit(new_games_limit)
+@deals
 def create():
     form = NewGameForm()
     if not form.validate_on_submit():
         return _home(400, new_form=form)
     game = dealer().new_game(form.players.data, ADVANCED if form.advanced.data else NORMAL)
     if form.how.data == REFEREED:
-        create_refereed(game, notebook=form.notebook.data, computers=form.computer_levels(),
+        create_refereed(game, solver=form.solver.data, computers=form.computer_levels(),
                         variant=form.variant.data if form.markers else CLASSIC)
     return redirect(host_url(game.code), 303)
 
 
 @bp.post("/solo")
-@limiter.limit(new_games_limit)
+@deals
 def solo():
     """"Play against the computer": seat 1 is the person, every other seat a computer, and the game starts at once
     on the person's own seat page."""
@@ -51,7 +51,8 @@ def solo():
         return _home(400, solo_form=form)
     players = form.opponents.data + 1
     game = dealer().new_game(players, ADVANCED if form.advanced.data else NORMAL)
-    create_refereed(game, start=True, computers={seat: form.level.data for seat in range(2, players + 1)})
+    create_refereed(game, start=True, solver=form.solver.data,
+                    computers={seat: form.level.data for seat in range(2, players + 1)})
     return redirect(seat_url("", game.code, 1), 303)
 
 

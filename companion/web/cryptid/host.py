@@ -16,7 +16,7 @@ from companion.web.core.i18n import gettext
 from companion.web.core.moves import after_action, wants_fragment
 from companion.web.core.network import phone_base
 from companion.web.core.qr import qr_svg
-from companion.web.core.ratelimit import actions_limit, limiter, new_games_limit
+from companion.web.core.ratelimit import acts, deals
 from companion.web.core.security import mark_private
 from companion.web.cryptid.agreement import (
     Agreement,
@@ -118,7 +118,7 @@ def table(token: str):
 
 
 @bp.post("/<token>/unlock/<step>")
-@limiter.limit(actions_limit)
+@acts
 def unlock_step(token: str, step: str):
     """The host screen's "the table agrees": unlock a step without phones voting."""
     game = host_game(token)
@@ -147,7 +147,7 @@ def reveal(token: str):
 
 
 @bp.post("/<token>/next")
-@limiter.limit(new_games_limit)
+@deals
 def next_one(token: str):
     game = host_game(token)
     form = NextGameForm()
@@ -171,6 +171,7 @@ def next_one(token: str):
 
 
 @bp.post("/<token>/clue")
+@acts
 def shared_clue(token: str):
     """One shared device: first ask who is looking, then show that seat's clue, then hide it again. A refereed
     game has no such page: there each clue is on its own player's phone only (docs/cryptid-play.md section 7)."""

@@ -11,7 +11,8 @@ import random
 from dataclasses import replace
 
 from flask import Blueprint, abort, jsonify, render_template, request, url_for
-from flask_babel import lazy_gettext
+from babel.lists import format_list
+from flask_babel import get_locale, lazy_gettext
 from sqlalchemy import select
 
 from companion.cryptid import Game, markers, markers_bots
@@ -34,11 +35,11 @@ from companion.cryptid.text import clue_text
 from companion.web.core import claims
 from companion.web.core import computers as worker
 from companion.web.core.errors import error_response
-from companion.web.core.i18n import gettext, language_digits, local_digits
+from companion.web.core.i18n import gettext, language_digits, local_digits, ngettext
 from companion.web.core.live import long_poll_response, wait_for_change
 from companion.web.core.moves import act
 from companion.web.core.network import phone_base
-from companion.web.core.ratelimit import actions_limit, limiter
+from companion.web.core.ratelimit import acts
 from companion.web.core.security import mark_private
 from companion.web.core.store import Conflict, reading
 
@@ -49,7 +50,7 @@ from .dealing import dealer
 from .diagram import board_svg, hex_center, piece_marks
 from .head import TableHead, read_head
 from .models import MARKERS, ComputerSeat, RefereedTable
-from .play import COMPUTER_SEAT, MARKED_GONE, form_version, seat_cards, seat_refusal
+from .play import COMPUTER_SEAT, MARKED_GONE, form_version, hex_and_terrain, seat_cards, seat_refusal, terrain_name
 from .refereed import (
     draw_first,
     load_markers,
@@ -107,8 +108,35 @@ def status_text(seen: markers.View, names: dict[int, str]) -> str:
     if seen.phase == markers.LOBBY:
         return gettext("The host starts the game when everyone has joined.")
     if seen.phase == OVER:
-        return str(_OUTCOME_TEXTS[seen.outcome])
+        return outcome_text(seen, names)
     return gettext("%(name)s’s turn.", name=names[seen.turn])
+
+
+def outcome_text(seen: markers.View, names: dict[int, str]) -> str:
+    """How the game ended, and for a found creature who was right, who held the most markers and why that wins."""
+    if seen.outcome == markers.LAST_STANDING and seen.winners:
+        return gettext("%(name)s is the last player who can claim, and wins.", name=names[seen.winners[0]])
+    if seen.outcome != markers.FOUND or not seen.right or seen.reveal is None:
+        return str(_OUTCOME_TEXTS[seen.outcome])
+    place = hex_name(seen.reveal.habitat)
+    if len(seen.right) == 1:
+        return gettext("%(name)s was right: the creature is on %(place)s. %(name)s wins.",
+                       name=names[seen.right[0]], place=place)
+    right = format_list([names[s] for s in seen.right], locale=get_locale())
+    most = seen.hands[seen.winners[0] - 1]
+    if len(seen.winners) > 1:
+        return ngettext(
+            "%(right)s were all right about %(place)s in the same round, and %(winners)s hold as many markers "
+            "(%(num)s each): they share the win.",
+            "%(right)s were all right about %(place)s in the same round, and %(winners)s hold as many markers "
+            "(%(num)s each): they share the win.",
+            most, right=right, place=place, winners=format_list([names[s] for s in seen.winners], locale=get_locale()))
+    return ngettext(
+        "%(right)s were all right about %(place)s in the same round. When several claims are right, the claimant "
+        "with the most markers in hand wins: %(name)s, with %(num)s marker.",
+        "%(right)s were all right about %(place)s in the same round. When several claims are right, the claimant "
+        "with the most markers in hand wins: %(name)s, with %(num)s markers.",
+        most, right=right, place=place, name=names[seen.winners[0]])
 
 
 def selected_hex(seen: markers.View) -> int | None:
@@ -119,8 +147,9 @@ def selected_hex(seen: markers.View) -> int | None:
     return int(value) if int(value) < HEX_COUNT else None
 
 
-def _sheet(seen: markers.View, selected: int | None) -> dict | None:
-    """The sheet a tapped hex opens: what the seat's clues say of it, and its claims there (the view's choices)."""
+def _sheet(game: Game, seen: markers.View, selected: int | None) -> dict | None:
+    """The sheet a tapped hex opens: its name and terrain, what the seat's clues say of it, and its claims there
+    (the view's choices)."""
     if selected is None:
         return None
     place = hex_name(selected)
@@ -148,8 +177,8 @@ def _sheet(seen: markers.View, selected: int | None) -> dict | None:
             "at least one of your clues rules this hex out.")
     else:
         says = gettext("your clue allows this hex.") if allowed else gettext("your clue rules this hex out.")
-    return {"hex": selected, "name": place, "allowed": allowed, "says": says, "choices": choices,
-            "note": note, "version": seen.version}
+    return {"hex": selected, "name": place, "terrain": terrain_name(game, selected), "allowed": allowed,
+            "says": says, "choices": choices, "note": note, "version": seen.version}
 
 
 def _board(game: Game, seen: markers.View, shown: markers.View, selected: int | None, link) -> str:
@@ -179,10 +208,11 @@ def _results(game: Game, seen: markers.View, names: dict[int, str]) -> dict:
     """The end: the habitat, and per seat whether it won, its clues and its "it's here" claims (sealed ones too)."""
     claims_of = {seat: [hex_name(hex) for hex, owner, kind in seen.markers if owner == seat and kind == ITS_HERE]
                  for seat in seen.seats}
-    rows = [{"seat": s, "name": names[s], "won": s in seen.winners,
+    rows = [{"seat": s, "name": names[s], "won": s in seen.winners, "right": s in seen.right,
+             "markers": seen.hands[s - 1],
              "clues": [clue_text(clue, gettext) for owner, clue in seen.reveal.clues if owner == s],
-             "claims": ", ".join(claims_of[s])} for s in seen.seats]
-    return {"habitat": hex_name(seen.reveal.habitat), "rows": rows}
+             "claims": format_list(claims_of[s], locale=get_locale()) if claims_of[s] else ""} for s in seen.seats]
+    return {"habitat": hex_and_terrain(game, seen.reveal.habitat), "rows": rows}
 
 
 def _replayed(game: Game, state: markers.State, seat: int | None, replay: int | None
@@ -225,7 +255,7 @@ def live_context(game: Game, state: markers.State, *, seat: int | None, live_url
         "supply": local_digits(str(shown.supply)),
         "sealed": hex_name(seen.sealed_hex) if seen.sealed_hex is not None and replay is None else None,
         "clues": [clue_text(clue, gettext) for clue in seen.clues],
-        "sheet": _sheet(seen, selected) if seat not in robots else None,
+        "sheet": _sheet(game, seen, selected) if seat not in robots else None,
         "board": _board(game, seen, shown, selected, link),
         "log": [{"seat": e.seat, "text": log_text(e, names)} for e in shown.log],
         "announce": " ".join(log_text(e, names) for e in shown.log[start:]),
@@ -395,7 +425,7 @@ def _seat_number(value: str) -> int | None:
 
 
 @bp.post("/s/<token>/markers/play")
-@limiter.limit(actions_limit)
+@acts
 def seat_act(token: str):
     game, seat = seat_game(token)
     markers_game(game)
@@ -414,7 +444,7 @@ def seat_act(token: str):
 
 
 @bp.post("/h/<token>/markers/play")
-@limiter.limit(actions_limit)
+@acts
 def host_act(token: str):
     """The host starts the game (drawing the first player), marks a vanished player gone, or ends the game with no
     winner."""
@@ -435,7 +465,7 @@ def host_act(token: str):
 
 
 @bp.post("/h/<token>/markers/computer")
-@limiter.limit(actions_limit)
+@acts
 def host_hand_over(token: str):
     """The host hands a seat still in the game to a computer player (docs/cryptid-markers.md section 5), as at a
     classic table's /h/<token>/computer."""

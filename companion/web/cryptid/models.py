@@ -7,6 +7,7 @@ from datetime import datetime
 
 from sqlalchemy import (
     Boolean,
+    Text,
     DateTime,
     ForeignKey,
     Integer,
@@ -45,14 +46,16 @@ class Unlock(Base):
 
 class RefereedTable(Base):
     """A game the site referees (docs/cryptid-play.md): its moves are in `moves`; `next_code` is the game dealt after it;
-    `notebook`: whether each phone shows its deduction notebook (a table option, docs/cryptid-play.md section 9);
+    `solver`: whether each phone shows the solver, which works the deduction out (a table option,
+    docs/cryptid-play.md section 9.1); its column keeps the name `notebook` it had before the notebook that keeps
+    the books, so a table that chose the old notebook keeps the same figures;
     `variant`: classic Cryptid or Markers."""
 
     __tablename__ = "refereed_tables"
     code: Mapped[str] = mapped_column(ForeignKey("tables.code", ondelete="CASCADE"), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     next_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
-    notebook: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    solver: Mapped[bool] = mapped_column("notebook", Boolean, default=False, server_default=false())
     # Which game the site referees: "classic" Cryptid or "markers" (docs/cryptid-markers.md).
     variant: Mapped[str] = mapped_column(String(16), default="classic", server_default="classic")
 
@@ -70,3 +73,16 @@ class ComputerSeat(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     level: Mapped[str] = mapped_column(String(16))
     since: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SeatNotes(Base):
+    """A seat's own notes in its notebook (docs/cryptid-play.md section 9.3): the clues it crossed off per opponent
+    and its marks on hexes, as JSON. Keyed by seat, not by phone, so the next phone taking the seat finds them;
+    only that seat's pages ever read them. `revision` counts the changes, for the seat's live updates."""
+
+    __tablename__ = "seat_notes"
+    code: Mapped[str] = mapped_column(ForeignKey("tables.code", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    crossed: Mapped[str] = mapped_column(Text, default="{}")  # {"<opponent seat>": [clue indices]}
+    marks: Mapped[str] = mapped_column(Text, default="{}")  # {"<hex>": "maybe" | "no"}
+    revision: Mapped[int] = mapped_column(Integer, default=0)

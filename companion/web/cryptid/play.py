@@ -11,7 +11,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext
 
-from companion.cryptid import Game
+from companion.cryptid import ADVANCED, Game
 from companion.cryptid.hexgrid import ALL_HEXES, HEX_COUNT
 from companion.cryptid.hexgrid import hex_name as board_name
 from companion.cryptid.notebook import Notebook
@@ -51,7 +51,7 @@ from companion.web.core.live import long_poll_response
 from companion.web.core.moves import act
 from companion.web.core.network import listens_on_loopback, phone_base
 from companion.web.core.qr import qr_svg
-from companion.web.core.ratelimit import actions_limit, limiter
+from companion.web.core.ratelimit import acts
 from companion.web.core.security import mark_private
 from companion.web.core.store import Conflict
 from companion.web.cryptid.head import TableHead, read_head
@@ -62,6 +62,7 @@ from .common import (
     game_or_404,
     hex_labels,
     host_game,
+    kept_args,
     map_letters,
     replay_step,
     replay_steps,
@@ -78,7 +79,7 @@ from .computers import (
     hand_over_response,
     labelled_names,
 )
-from .diagram import board_svg, hex_center, odds_marks, piece_marks
+from .diagram import board_svg, hex_center, odds_marks, own_marks_svg, piece_marks
 from .notebook import (
     hex_odds_text,
     notebook_context,
@@ -86,10 +87,11 @@ from .notebook import (
     review_rows,
     seat_notebook,
 )
+from .notes import Notes, apply_notes, books_context, load_notes, parse_notes_form
 from .panel import host_panel, seat_panel
 from .refereed import (
     draw_first,
-    has_notebook,
+    has_solver,
     load_moves,
     load_play,
     next_refereed_code,
@@ -142,9 +144,10 @@ def latest_move_entries(log: tuple) -> tuple:
 
 
 def live_context(game: Game, state: State, *, seat: int | None, live_url: str, act_url: str | None,
-                 link: callable, replay: int | None = None, notebook: bool = False) -> dict:
+                 link: callable, replay: int | None = None, solver: bool = False, notes: Notes | None = None) -> dict:
     """What the live fragment shows: status, the latest move, the board with every piece, the seat's sheet of
-    choices, the log, the end; with `notebook` (a seat of a table that chose it), the seat's deduction notebook.
+    choices, the log, the end; with `solver` (a table that chose it), the solver's figures for a seat and a note
+    that the table uses it on every screen; with `notes`, the seat's own marks on the board and in the sheet.
     Whatever depends on who is looking comes from view(state, seat) alone."""
     seen = view(state, seat, gettext)
     computers = computer_seats(game.code)
@@ -156,7 +159,8 @@ def live_context(game: Game, state: State, *, seat: int | None, live_url: str, a
     # "Player ۳" in Persian; computer players marked with their level wherever a seat is named.
     names = labelled_names(seen.names, computers, gettext)
     playing = seen.phase not in ("lobby", OVER) and replay is None
-    notes = seat_notebook(game, seen) if notebook and seat is not None and playing else None
+    solved = seat_notebook(game, seen) if solver and seat is not None and playing else None
+    own_marks = notes.marks if notes is not None and playing else None
     return {
         "game": game,
         "state": state,
@@ -170,9 +174,10 @@ def live_context(game: Game, state: State, *, seat: int | None, live_url: str, a
         "status": pending_text(state, names, gettext),
         "your_turn": seen.to_act,
         "selected": selected,
-        "sheet": _sheet(game, seen, selected, names, notes),
-        "board": _board(game, seen, shown, selected, link, replay, notes),
-        "notebook": notebook_context(notes, names) if notes else None,
+        "sheet": _sheet(game, seen, selected, names, solved, own_marks),
+        "board": _board(game, seen, shown, selected, link, replay, solved, own_marks),
+        "solver": notebook_context(solved, names) if solved else None,
+        "solver_table": solver and seen.phase != OVER,
         "reason": pending_reason(state, names, seat, gettext) if replay is None else None,
         "log": _log_moves(shown.log, names, game, seat),
         "announce": " ".join(log_entry_text(e, names, gettext) for e in latest_move_entries(shown.log)),
@@ -224,9 +229,10 @@ def recent_hexes(log: tuple, seat: int | None) -> tuple[int | None, int]:
 
 
 def _sheet(game: Game, seen: View, selected: int | None, names: dict[int, str],
-           notes: Notebook | None = None) -> dict | None:
+           solved: Notebook | None = None, own_marks: dict[int, str] | None = None) -> dict | None:
     """The sheet a tapped hex opens: its name and terrain, what the seat's clue says of it (the view's), how
-    likely the seat's notebook finds it to be the habitat, and the seat's choices there, or why it has none."""
+    likely the solver finds it to be the habitat (a table that chose it), the seat's own mark on it, and the
+    seat's choices there, or why it has none."""
     if selected is None:
         return None
     choices = seat_choices(seen, selected, names)
@@ -244,23 +250,35 @@ def _sheet(game: Game, seen: View, selected: int | None, names: dict[int, str],
         note = gettext("Nothing you can do on this hex now. Choose a highlighted hex.")
     return {"hex": selected, "name": board_name(selected), "terrain": terrain_name(game, selected),
             "version": seen.version, "disc": bool(seen.allowed >> selected & 1), "choices": choices, "note": note,
-            "odds": hex_odds_text(notes, selected) if notes else None}
+            "odds": hex_odds_text(solved, selected) if solved else None,
+            "mark": own_marks.get(selected, "none") if own_marks is not None else None}
+
+
+def _with_query(url: str, query: str) -> str:
+    return url + ("&" if "?" in url else "?") + query
 
 
 def terrain_name(game: Game, hex: int) -> str:
     return gettext(TERRAIN_NAMES[game.board.cell(hex)[0]])
 
 
+def hex_and_terrain(game: Game, hex: int) -> str:
+    """"E5, forest": the separator is the language's own (Persian writes its comma, ،)."""
+    return gettext("%(place)s, %(terrain)s", place=board_name(hex), terrain=terrain_name(game, hex))
+
+
 def _board(game: Game, seen: View, shown: View, selected: int | None, link: callable, replay: int | None,
-           notes: Notebook | None = None) -> str:
-    """The board with the pieces of `shown`; for a seat, its clue's shading, its choices and hex links, and with
-    its notebook the hexes that may be the habitat, by probability. Two rings of this page's own ride on top: one
-    on the selected hex (pages without JavaScript scroll to it, #here) and one the script moves to the hex of a
-    tapped log line."""
+           solved: Notebook | None = None, own_marks: dict[int, str] | None = None) -> str:
+    """The board with the pieces of `shown`; for a seat, its clue's shading, its choices and hex links (keeping the
+    notebook's open page), its own marks, and with the solver the hexes that may be the habitat, by probability.
+    The latest move is ringed, and on a seat's phone more lightly every other move since its own latest. Two
+    rings of this page's own ride on top: one on the selected hex (pages without JavaScript scroll to it, #here)
+    and one the script moves to the hex of a tapped log line."""
     last, recent = recent_hexes(shown.log, seen.seat if replay is None else None)
     digits = language_digits()
-    marks = odds_marks({hex: odds_band(notes.probability(hex)) for hex in notes.habitats}) if notes else ""
+    marks = odds_marks({hex: odds_band(solved.probability(hex)) for hex in solved.habitats}) if solved else ""
     marks += piece_marks(shown.discs, shown.cubes, highlight=last, earlier=recent, digits=digits)
+    marks += own_marks_svg(own_marks or {})
     if selected is not None:
         marks += '<circle id="here" class="here" cx="{:.1f}" cy="{:.1f}" r="9.4"/>'.format(*hex_center(selected))
     marks += '<circle id="spot" class="spot" r="9.4"/>'
@@ -270,7 +288,8 @@ def _board(game: Game, seen: View, shown: View, selected: int | None, link: call
         letters=map_letters(),
         habitat=seen.reveal.habitat if seen.reveal and replay is None else None,
         selected=selected,
-        hex_href=link() + "?hex={}#here" if seen.seat is not None and shown.phase != OVER else None,
+        hex_href=(_with_query(link(**kept_args()), "hex={}") + "#here"
+                  if seen.seat is not None and shown.phase != OVER else None),
         marked=seen.choices,
         css_class="play-map",
         overlay=marks,
@@ -289,7 +308,7 @@ def _results(game: Game, state: State, seen: View, names: dict[int, str]) -> dic
              "clue": " ".join(clue_text(c, gettext) for c in seen.reveal.seat_clues(s)),
              "review": review.get(s, [])} for s in seen.seats]
     return {"ranks": sorted(rows, key=lambda r: (r["rank"] or 9, r["seat"])),
-            "habitat": f"{board_name(seen.reveal.habitat)}, {terrain_name(game, seen.reveal.habitat)}",
+            "habitat": hex_and_terrain(game, seen.reveal.habitat),
             "moves": seen.version}
 
 
@@ -317,8 +336,10 @@ def live_response(game: Game, make_context, etag_of):
 
 
 def classic_only(game: Game) -> Game:
-    """The game, unless it is a Markers table, whose moves and pages are markers.py's: 404 then."""
-    if read_head(game.code).markers:
+    """The game, if the site referees it as classic Cryptid: 404 for a Markers table (its moves and pages are
+    markers.py's) and for a box game, which keeps no move log and no computer seats to write."""
+    head = read_head(game.code)
+    if head.markers or not head.refereed:
         abort(404)
     return game
 
@@ -395,18 +416,18 @@ def claim_key(seat: int) -> str:
 
 def seat_etag(game: Game, seat: int, state: State) -> str:
     """What a seat's fragment depends on besides its view: whether another phone holds the seat, the next game,
-    the computer seats, and for a notebook the table's hint once unlocked."""
-    head = read_head(game.code)  # one read for the next game, the notebook and the hint: every wake-up asks
+    the computer seats, the revision of the seat's own notes, and for the solver the table's hint once unlocked."""
+    head = read_head(game.code)  # one read for the next game, the solver and the hint: every wake-up asks
     following = next_refereed_code(game, head) if state.phase == OVER else None
-    hinted = "h" if notebook_shown(game, state, head) and unlocked_hint(game, head) else ""
+    hinted = "h" if solver_shown(game, state, head) and unlocked_hint(game, head) else ""
     return (f"play-{state.version}-{seat}-{claims.page_status(game.code, claim_key(seat))}-{following or ''}"
-            f"-{computers_mark(game.code)}{hinted}")
+            f"-{computers_mark(game.code)}{hinted}-n{load_notes(game.code, seat).revision}")
 
 
-def notebook_shown(game: Game, state: State, head: TableHead | None = None) -> bool:
-    """Whether a seat's page shows a notebook: a table that chose it, until the game is over; `head` if the caller
-    just read it."""
-    return state.phase != OVER and has_notebook(game, head)
+def solver_shown(game: Game, state: State, head: TableHead | None = None) -> bool:
+    """Whether a page shows the solver (or says the table uses it): a table that chose it, until the game is
+    over; `head` if the caller just read it."""
+    return state.phase != OVER and has_solver(game, head)
 
 
 def seat_context(token: str, game: Game, seat: int, state: State) -> dict:
@@ -417,12 +438,18 @@ def seat_context(token: str, game: Game, seat: int, state: State) -> dict:
         return {"elsewhere": True, "seat": seat, "state": state, "names": state.display_names(gettext),
                 "take_over_url": url_for("play.take_over", token=token),
                 "live_url": url_for("play.seat_live", token=token)}
+    notes = load_notes(game.code, seat)
     context = live_context(game, state, seat=seat, live_url=url_for("play.seat_live", token=token, **view_args()),
                            act_url=url_for("play.seat_act", token=token), link=link, replay=_replay_step(state),
-                           notebook=notebook_shown(game, state))
+                           solver=solver_shown(game, state), notes=notes)
+    if context["replay"] is None and state.phase not in ("lobby", OVER) and seat not in context["computers"]:
+        context["books"] = books_context(game, context["view"], notes, context["names"], link)
+        context["notes_url"] = url_for("play.seat_notes", token=token, **view_args())
     following = next_refereed_code(game) if state.phase == OVER else None
     if following:
         context["next_seat_url"] = url_for("seats.seat", token=seat_token(following, seat))
+    if state.phase == OVER:
+        context["play_again"] = solo_settings(game, seat, context["computers"])
     context["panel"] = seat_panel(token, game, seat) if state.phase != OVER else None
     if seat in context["computers"]:
         context.update(left_notice=str(COMPUTER_SEAT), act_url=None, sheet=None, your_turn=False)
@@ -430,6 +457,16 @@ def seat_context(token: str, game: Game, seat: int, state: State) -> dict:
         left_by_choice = any(isinstance(move, Leave) and move.seat == seat for move in state_moves(state))
         context["left_notice"] = illegal_move_text("you_left", {}, gettext) if left_by_choice else str(MARKED_GONE)
     return context
+
+
+def solo_settings(game: Game, seat: int, computers: dict[int, str]) -> dict | None:
+    """A game against the computer (the home page's solo form: this seat a person, every other seat a computer
+    of one level): its settings, for "Play again" on a new map; None at any other table."""
+    others = [computers.get(other) for other in range(1, game.players + 1) if other != seat]
+    if seat in computers or None in others or len(set(others)) != 1 or seat != 1:
+        return None
+    return {"opponents": game.players - 1, "level": others[0], "advanced": game.mode == ADVANCED,
+            "solver": has_solver(game)}
 
 
 def seat_page(token: str, game: Game, seat: int, head: TableHead | None = None):
@@ -472,7 +509,8 @@ def host_context(token: str, game: Game, state: State) -> dict:
         return url_for("host.screen", token=token, **values)
 
     context = live_context(game, state, seat=None, live_url=url_for("play.host_live", token=token, **view_args()),
-                           act_url=url_for("play.host_act", token=token), link=link, replay=_replay_step(state))
+                           act_url=url_for("play.host_act", token=token), link=link, replay=_replay_step(state),
+                           solver=solver_shown(game, state))
     base, reachable = phone_base()
     seats = seat_cards(game, state, base)
     own_url = base + url_for("host.screen", token=token)
@@ -502,7 +540,7 @@ def public_context(game: Game, state: State) -> dict:
         return url_for("games.setup", code=game.code, **values)
 
     return live_context(game, state, seat=None, live_url=url_for("play.public_live", code=game.code, **view_args()),
-                        act_url=None, link=link, replay=_replay_step(state))
+                        act_url=None, link=link, replay=_replay_step(state), solver=solver_shown(game, state))
 
 
 def public_etag(state: State) -> str:
@@ -554,7 +592,7 @@ def seat_refusal(game: Game, seat: int):
 
 
 @bp.post("/s/<token>/play")
-@limiter.limit(actions_limit)
+@acts
 def seat_act(token: str):
     game, seat = seat_game(token)
     classic_only(game)
@@ -571,8 +609,33 @@ def seat_act(token: str):
                refusals=(IllegalMove,), refused=play_error, malformed=MALFORMED_MOVE, anchor="#board")
 
 
+@bp.post("/s/<token>/notes")
+@acts
+def seat_notes(token: str):
+    """The seat writes in its notebook: the clues it crossed off for an opponent, or its mark on a hex. Only the
+    phone holding the seat may; the answer is the seat's page again (its fragment, or a redirect without
+    JavaScript), with the notebook page and the sheet it was on."""
+    game, seat = seat_game(token)
+    classic_only(game)
+    mark_private()
+    refused = seat_refusal(game, seat)
+    if refused:
+        return refused
+    state = load_play(game)
+    if state.phase in ("lobby", OVER):
+        return error_response(409, gettext("The notebook is kept while the game runs."))
+
+    def fragment(_):
+        return render_live({**seat_context(token, game, seat, state), "etag": seat_etag(game, seat, state)})
+
+    return act(lambda: parse_notes_form(game, seat, request.form), lambda change: apply_notes(game.code, seat, change),
+               fragment, url_for("seats.seat", token=token, **view_args()),
+               refusals=(), refused=play_error, malformed=MALFORMED_MOVE,
+               anchor="#here" if "hex" in request.args else "#notebook")
+
+
 @bp.post("/s/<token>/take-over")
-@limiter.limit(actions_limit)
+@acts
 def take_over(token: str):
     """This phone takes the seat (its player confirmed); the phone that held it learns it through its live update."""
     game, seat = seat_game(token)
@@ -592,7 +655,7 @@ def host_move(game: Game, form) -> object:
 
 
 @bp.post("/h/<token>/play")
-@limiter.limit(actions_limit)
+@acts
 def host_act(token: str):
     """The host starts the game (drawing the first player) or marks a vanished player as gone."""
     game = classic_only(host_game(token))
@@ -613,7 +676,7 @@ def form_version(form) -> int | None:
 
 
 @bp.post("/h/<token>/computer")
-@limiter.limit(actions_limit)
+@acts
 def host_hand_over(token: str):
     """The host hands a seat whose player is gone (or not answering) to a computer player, which plays on with
     that seat's clue from the next move on (docs/cryptid-play.md section 10)."""

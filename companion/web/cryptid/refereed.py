@@ -39,15 +39,15 @@ def next_refereed_code(game: Game, head: TableHead | None = None) -> str | None:
     return (head or read_head(game.code)).next_code
 
 
-def has_notebook(game: Game, head: TableHead | None = None) -> bool:
-    """Whether this refereed table chose the deduction notebook; `head` if the caller just read it."""
-    return (head or read_head(game.code)).notebook
+def has_solver(game: Game, head: TableHead | None = None) -> bool:
+    """Whether this refereed table chose the solver; `head` if the caller just read it."""
+    return (head or read_head(game.code)).solver
 
 
-def create_refereed(game: Game, start: bool = False, previous: Game | None = None, notebook: bool = False,
+def create_refereed(game: Game, start: bool = False, previous: Game | None = None, solver: bool = False,
                     computers: dict[int, str] | None = None, variant: str = CLASSIC) -> State | markers.State:
     """Make `game` a refereed table (idempotent); with start, draw the first player and begin at once.
-    notebook: each phone shows its deduction notebook (the next game of a table keeps its choice);
+    solver: each phone shows the solver (the next game of a table keeps its choice);
     `computers`: the seats computer players take, with their levels (docs/cryptid-play.md section 10);
     `variant`: classic Cryptid or Markers (docs/cryptid-markers.md; the next game of a table keeps it)."""
     try:
@@ -55,9 +55,9 @@ def create_refereed(game: Game, start: bool = False, previous: Game | None = Non
             touch(game.code)
             if previous is not None:
                 previous_head = read_head(previous.code)
-                notebook, variant = notebook or previous_head.notebook, previous_head.variant
+                solver, variant = solver or previous_head.solver, previous_head.variant
             if db.session.get(RefereedTable, game.code) is None:
-                db.session.add(RefereedTable(code=game.code, notebook=notebook, variant=variant))
+                db.session.add(RefereedTable(code=game.code, solver=solver, variant=variant))
             for seat, level in sorted((computers or {}).items()):
                 db.session.merge(ComputerSeat(code=game.code, seat=seat, level=level))
             if previous is not None:  # touched too, so that the phones still on it hear of the next game

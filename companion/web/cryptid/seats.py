@@ -9,7 +9,7 @@ from companion.cryptid.hexgrid import HEX_COUNT
 from companion.cryptid.text import HEX_LABEL, clue_text, seat_name
 from companion.web.core.i18n import gettext, language_digits
 from companion.web.core.moves import after_action
-from companion.web.core.ratelimit import actions_limit, limiter
+from companion.web.core.ratelimit import acts
 from companion.web.core.security import mark_private
 from companion.web.cryptid.agreement import (
     StepNotOpen,
@@ -91,13 +91,13 @@ def table(token: str):
 
 
 @bp.post("/<token>/votes/<step>")
-@limiter.limit(actions_limit)
+@acts
 def vote(token: str, step: str):
     return _change_vote(token, step, cast_vote)
 
 
 @bp.post("/<token>/votes/<step>/withdraw")
-@limiter.limit(actions_limit)
+@acts
 def withdraw(token: str, step: str):
     return _change_vote(token, step, withdraw_vote)
 

@@ -57,7 +57,7 @@ from companion.web.core.live import long_poll_response
 from companion.web.core.moves import act, wants_fragment
 from companion.web.core.network import phone_base
 from companion.web.core.qr import qr_svg
-from companion.web.core.ratelimit import actions_limit, limiter, new_games_limit
+from companion.web.core.ratelimit import acts, deals
 from companion.web.core.security import mark_private
 from companion.web.core.store import Conflict
 from companion.web.core.tokens import new_id
@@ -295,7 +295,7 @@ def new():
 
 
 @bp.post("/decrypto/new")
-@limiter.limit(new_games_limit)
+@deals
 def create():
     form = NewTableForm()
     if not form.validate_on_submit():
@@ -390,7 +390,7 @@ def player(token: str):
 
 
 @bp.post("/decrypto/p/<token>/take-over")
-@limiter.limit(actions_limit)
+@acts
 def take_over(token: str):
     """This browser takes the seat over from the one that held it (its player confirmed)."""
     table, player_id = player_table(token)
@@ -512,7 +512,7 @@ def warned_clues(table: DecryptoTable, move, seat_context):
 
 
 @bp.post("/decrypto/p/<token>/play")
-@limiter.limit(actions_limit)
+@acts
 def player_act(token: str):
     table, player_id = player_table(token)
     mark_private()
@@ -555,7 +555,7 @@ def host_move(table: DecryptoTable, form):
 
 
 @bp.post("/decrypto/h/<token>/play")
-@limiter.limit(actions_limit)
+@acts
 def host_act(token: str):
     """The host screen: starts a split table, plays seats with no phone, lets a lost phone's seat go, counts a
     keyword guess, and deals the next game once one is over."""

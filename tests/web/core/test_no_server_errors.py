@@ -98,3 +98,50 @@ def test_the_fuzz_sends_every_route_every_method_and_wrong_types_in_every_field(
     bodies = [json.loads(r.body) for r in requests[7 * len(routes):] if (r.body or b"").startswith(b'{"action": ')]
     for field in ("players", "action", "hex", "seat", "name", "version"):
         assert {type(body.get(field)) for body in bodies} >= {list, dict, str, int, float, bool}, field
+
+
+@pytest.mark.parametrize("level", [[], {}, ["beginner"], {"beginner": 1}])
+def test_a_computer_level_of_the_wrong_json_type_is_a_400(client, level):
+    answer = client.post("/api/tables", json={"players": 3, "computers": [{"seat": 1, "level": level}]})
+    assert answer.status_code == 400 and answer.get_json()["error"].startswith('"computers" must be a list')
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_markers_table_read_through_any_spelling_of_its_code_answers_its_own_state(client, players):
+    """The route reads the table by its canonical code, not the URL's spelling: before, a lower-case or dashless
+    code read a Markers table as classic (500 for two players, the classic state's shape for more)."""
+    made = client.post("/api/tables", json={"players": players, "variant": "markers"})
+    code = made.get_json()["code"]
+    canonical = client.get(f"/api/tables/{code}/play").get_json()
+    for spelling in (code.lower(), code.replace("-", ""), code.replace("-", "").lower()):
+        answer = client.get(f"/api/tables/{spelling}/play")
+        assert answer.status_code == 200, spelling
+        assert answer.get_json() == canonical, spelling
+
+
+BOX_GAMES = [next(game["code"] for game in GOLDEN if game["players"] == players) for players in (2, 4)]
+
+
+@pytest.mark.parametrize("code", BOX_GAMES)
+@pytest.mark.parametrize("path, form", [("computer", {"target": "2", "level": "solid"}),
+                                        ("play", {"action": "start"}), ("play", {"action": "host_gone", "target": "2"})])
+def test_a_box_game_takes_no_refereed_move_and_no_computer_seat(app, client, code, path, form):
+    """A game dealt for the box has no referee: the host's play and hand-over routes are not there (404), and
+    nothing is written for it (before: a 500 for two players; a 303 with move rows and a computer seat for more)."""
+    from companion.web.core.store import load_log
+    from companion.web.cryptid.computers import computer_seats
+
+    answer = client.post(f"/h/{signed(app, host_token, code)}/{path}", data=form)
+    assert answer.status_code == 404
+    with app.app_context():
+        assert load_log(code) == [] and computer_seats(code) == {}
+    assert client.get(f"/games/{code}").status_code == 200
+
+
+@pytest.mark.parametrize("body", [1, [[1]], ["ab", 3], "text", None, True, {"players": [3]}])
+@pytest.mark.parametrize("path", ["/", "/solo", "/decrypto/new"])
+def test_a_json_body_to_a_form_is_a_400_whatever_its_type(client, path, body):
+    """Forms read form fields only: before, Flask-WTF read a JSON body as the fields, and one that is no object
+    raised TypeError or ValueError (a 500)."""
+    answer = client.post(path, data=json.dumps(body), content_type="application/json")
+    assert answer.status_code == 400

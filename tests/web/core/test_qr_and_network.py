@@ -78,8 +78,19 @@ def test_phone_base_url():
 
 @pytest.mark.parametrize("forged", ["evil.example", "evil.example:5000", "10.9.9.9:5000", "[2001:db8::1]:5000"])
 def test_qr_codes_never_trust_a_foreign_host_header(forged):
-    assert phone_base_url(f"http://{forged}/", None, "10.0.0.5", frozenset({"box"})) in ("http://10.0.0.5", "http://10.0.0.5:5000")
-    assert "evil" not in phone_base_url(f"http://{forged}/", None, None, frozenset({"box"}))
+    """The LAN address stands in for a foreign host, with the port the server was really reached on."""
+    assert phone_base_url(f"http://{forged}/", None, "10.0.0.5", frozenset({"box"}), 5050) == "http://10.0.0.5:5050"
+    assert phone_base_url(f"http://{forged}/", None, None, frozenset({"box"}), 5050) == "http://localhost:5050"
+    assert phone_base_url(f"http://{forged}/", None, "10.0.0.5", frozenset({"box"}), 80) == "http://10.0.0.5"
+
+
+def test_the_api_gives_links_with_the_servers_port_whatever_the_host_header_says(client, monkeypatch):
+    monkeypatch.setattr("companion.web.core.network.lan_address", lambda: "10.0.0.5")
+    for forged in ("evil.example", "evil.example:6666"):
+        made = client.post("/api/tables", json={"players": 3}, headers={"Host": forged},
+                           environ_overrides={"SERVER_PORT": "5050"}).get_json()
+        for url in [made["host_url"], made["public_url"]] + [seat["url"] for seat in made["seats"]]:
+            assert url.startswith("http://10.0.0.5:5050/"), url
 
 
 def test_the_host_screen_ignores_a_forged_host_header(client):

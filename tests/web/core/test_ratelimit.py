@@ -7,6 +7,7 @@ import contextlib
 import http.client
 import json
 import os
+import re
 import sys
 import threading
 
@@ -17,10 +18,16 @@ from companion.ops.server import granian_available
 from companion.web.core.app import create_app
 from companion.web.core.db import Base, db
 from companion.web.core.ratelimit import (
+    ACTING,
+    CHANGING_METHODS,
+    DEALING,
     MEMORY_STORAGE_URI,
     DatabaseStorage,
     SerializedMemoryStorage,
+    UnlimitedRoute,
+    check_every_route_spends_a_budget,
     limiter,
+    rate_budget,
 )
 from tests.helpers import REPO
 from tests.helpers.serving import free_port, running_server
@@ -114,3 +121,61 @@ def test_two_processes_count_one_limit_together(database_url, tmp_path):
             statuses.append(connection.getresponse().status)
             connection.close()
     assert statuses.count(201) == 5 and statuses.count(429) == 7, statuses
+
+
+# The dealing routes a person or a program uses, named here apart from the code's marks: if one of them stopped
+# spending the dealing budget (as /solo once did), the tests below would not see it in the URL map's list.
+KNOWN_DEALING = {"/", "/solo", "/api/tables", "/decrypto/new", "/h/<token>/next"}
+
+
+def budgets_of(app) -> dict[str, list[str]]:
+    """{budget: [path, ...]} for every route that accepts a changing method, its variable parts filled in (the
+    limit is checked before the view reads them)."""
+    found: dict[str, list[str]] = {}
+    for rule in app.url_map.iter_rules():
+        if rule.methods & CHANGING_METHODS:
+            found.setdefault(rate_budget(app, rule.endpoint), []).append(re.sub(r"<(?:\w+:)?\w+>", "x0", rule.rule))
+    return found
+
+
+def rules_spending(app, budget: str) -> set[str]:
+    return {rule.rule for rule in app.url_map.iter_rules() if rule.methods & CHANGING_METHODS
+            and rate_budget(app, rule.endpoint) == budget}
+
+
+def test_every_route_that_changes_something_spends_one_of_the_two_budgets(app):
+    assert set(budgets_of(app)) == {DEALING, ACTING}
+    assert KNOWN_DEALING <= rules_spending(app, DEALING)
+    assert not KNOWN_DEALING & rules_spending(app, ACTING)
+
+
+def test_a_site_with_a_route_that_spends_no_budget_does_not_start(app):
+    app.add_url_rule("/deal-more", "deal_more", lambda: "", methods=["POST"])
+    with pytest.raises(UnlimitedRoute, match="POST /deal-more"):
+        check_every_route_spends_a_budget(app)
+
+
+def test_one_dealing_budget_per_address_for_every_game_form_and_the_api(app, client):
+    """Three deals through the API spend the address's whole budget: every dealing route of the URL map then
+    answers 429 (before reading anything), while acting routes and other addresses are not held back."""
+    app.config["RATE_LIMIT_NEW_GAMES"] = "3 per minute"
+    routes = budgets_of(app)
+    assert [client.post("/api/tables", json={"players": 3}).status_code for _ in range(3)] == [201] * 3
+    for path in routes[DEALING]:
+        assert client.post(path).status_code == 429, path
+    for path in routes[ACTING]:
+        assert client.post(path).status_code != 429, path
+    assert client.post("/solo", data={"solo-opponents": "2", "solo-level": "solid"},
+                       environ_base={"REMOTE_ADDR": "192.0.2.9"}).status_code == 303
+
+
+def test_one_action_budget_per_address_for_every_table_of_every_game(app, client):
+    app.config["RATE_LIMIT_ACTIONS"] = "3 per minute"
+    routes = budgets_of(app)
+    seat = client.post("/api/tables", json={"players": 3}).get_json()["seats"][0]["url"].rpartition("/s/")[2]
+    assert [client.post(f"/api/seats/{seat}/play", json={"action": "name", "name": "Ann"}).status_code
+            for _ in range(3)] == [200] * 3
+    for path in routes[ACTING]:
+        assert client.post(path).status_code == 429, path
+    for path in routes[DEALING]:
+        assert client.post(path).status_code != 429, path

@@ -98,6 +98,17 @@ def test_tokens_are_redacted_for_logs(app):
         assert redact("/games/ABC-DEF/live") == "/games/ABC-DEF/live"
 
 
+@pytest.mark.parametrize("spelling", ["/%73/{seat}", "/s%2F{seat}", "/s%252F{seat}", "/api/%73eats/{seat}/play",
+                                      "/%68/{host}", "//api//seats/{seat}/play", "/%2568/{host}/live",
+                                      "/help/refereed?%62ack=/s/{seat}", "/decrypto%2Fp%2F{seat}"])
+def test_tokens_are_redacted_however_the_path_spells_them(app, spelling):
+    """The decoded, normalised path is what routing reads, so it is what redaction reads."""
+    host, seat = signed(app, host_token, CODE), signed(app, seat_token, CODE, 3)
+    with app.app_context():
+        logged = redact(spelling.format(host=host, seat=seat))
+    assert host not in logged and seat not in logged and ("<token>" in logged or "<query>" in logged)
+
+
 def test_cookies_are_secure_over_https_only(app):
     client = app.test_client()
     plain = client.get("/language?lang=el&next=/")
@@ -130,8 +141,8 @@ def test_dealing_games_is_rate_limited_with_a_clear_page(tmp_path):
 
 
 def test_votes_and_refereed_moves_are_rate_limited_but_reading_never_is(tmp_path):
-    """Each limited view checks its own limit (there is no hook before every request): votes and moves from one
-    address stop at the limit with a 429, while the panel's polls and pages keep answering."""
+    """Votes and moves from one address share one budget: they stop at the limit with a 429, whichever route
+    spent it, while the panel's polls and pages keep answering."""
     from companion.web.core.app import create_app
 
     app = create_app({"TESTING": True, "SECRET_KEY": "k" * 32, "WTF_CSRF_ENABLED": False, "RATE_LIMIT_ACTIONS": "3 per minute"})
@@ -144,8 +155,10 @@ def test_votes_and_refereed_moves_are_rate_limited_but_reading_never_is(tmp_path
     assert all(client.get(f"{seat}/table").status_code == 200 for _ in range(10))
     table = client.post("/api/tables", json={"players": 3}).get_json()
     move = "/api/seats/" + urlsplit(table["seats"][0]["url"]).path.rsplit("/", 1)[1] + "/play"
-    moves = [client.post(move, json={"action": "name", "name": "Ann"}).status_code for _ in range(4)]
-    assert 429 not in moves[:3] and moves[3] == 429  # each limited view counts on its own
+    assert client.post(move, json={"action": "name", "name": "Ann"}).status_code == 429  # the votes spent it
+    other = {"REMOTE_ADDR": "192.0.2.78"}
+    moves = [client.post(move, json={"action": "name", "name": "Ann"}, environ_base=other).status_code for _ in range(4)]
+    assert 429 not in moves[:3] and moves[3] == 429
     assert client.get(move).status_code == 200
 
 

@@ -100,6 +100,59 @@ def test_play_against_the_computer_to_the_end(site):
     assert "Results" in end and "Player 2 (computer, beginner)" in end
     # The log names the computers with their mark too.
     assert re.search(r"Player [234] \(computer, beginner\) (asked|placed|searched)", end)
+    # The end offers the same settings again on a new map, and the home page for others.
+    again = re.search(r'<form method="post" action="/solo" class="play-again">(.*?)</form>', end, re.S).group(1)
+    assert 'name="solo-opponents" value="3"' in again and 'name="solo-level" value="beginner"' in again
+    assert "solo-advanced" not in again and "solo-solver" not in again
+    assert ">Play again</button>" in again and 'href="/#solo-heading">Next game: other settings</a>' in again
+    fields = dict(re.findall(r'name="(solo-[a-z]+)" value="([^"]*)"', again))
+    response = client.post("/solo", data=fields)
+    assert response.status_code == 303
+    with site.app_context():
+        following, seat = read_seat_token(urlsplit(response.headers["Location"]).path.split("/")[2])
+    assert following != code and seat == 1
+    assert stored_computers(site, following) == {2: "beginner", 3: "beginner", 4: "beginner"}
+
+
+def test_play_again_keeps_the_solver_and_advanced_mode_and_seat_pages_link_home(site):
+    from companion.web.cryptid.head import read_head
+
+    client = site.test_client()
+    response = client.post("/solo", data={"solo-opponents": "2", "solo-level": "expert", "solo-advanced": "y",
+                                          "solo-solver": "y"})
+    page = urlsplit(response.headers["Location"]).path
+    with site.app_context():
+        code, _ = read_seat_token(page.split("/")[2])
+        assert read_head(code).solver
+    seat = client.get(page).get_data(as_text=True)
+    assert re.search(r'<nav aria-label="Site"><a href="/">Home</a>', seat)
+    assert "play-again" not in seat  # only once the game is over
+    assert client.post(page + "/play", data={"action": "leave"}).status_code == 303
+    for _ in range(100):  # the two computers play on to the end
+        take_all_pending(site)
+        if referee_state(site, code).phase == "over":
+            break
+    assert referee_state(site, code).game.mode == "advanced"
+    end = client.get(page).get_data(as_text=True)
+    again = re.search(r'<form method="post" action="/solo" class="play-again">(.*?)</form>', end, re.S).group(1)
+    assert dict(re.findall(r'name="(solo-[a-z]+)" value="([^"]*)"', again)) == {
+        "solo-opponents": "2", "solo-level": "expert", "solo-advanced": "y", "solo-solver": "y"}
+
+
+def test_a_table_of_people_has_no_play_again(site):
+    client = site.test_client()
+    response = client.post("/", data={"players": "3", "how": "referee", "seat2": "solid"})
+    with site.app_context():
+        code = read_host_token(response.headers["Location"].split("/")[2])
+    client.post(f"/h/{host_token(code)}/play", data={"action": "start"})
+    for seat in (1, 3):
+        client.post(f"/s/{seat_token(code, seat)}/play", data={"action": "leave"})
+    for _ in range(100):
+        take_all_pending(site)
+        if referee_state(site, code).phase == "over":
+            break
+    assert referee_state(site, code).phase == "over"
+    assert "play-again" not in client.get(f"/s/{seat_token(code, 1)}").get_data(as_text=True)
 
 
 def test_the_forms_describe_every_level_and_solo_starts_with_the_gentlest(site):
@@ -313,3 +366,37 @@ def test_computers_agree_once_every_person_has(site):
     take_all_pending(site)
     state = referee_state(site, code)
     assert state.phase == "over" and state.winner is None
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_every_computer_move_is_its_strategy_choice_from_its_seat_view(site):
+    """Each move a computer made equals what its level's strategy chooses from view(state, seat) of the position
+    before it, with the decision's own seed: a decision that read anything else (the habitat, another seat's
+    clue, the public view) would choose differently somewhere in the game."""
+    from companion.cryptid.bots import LEVELS, choose_move
+    from companion.web.cryptid.refereed import load_moves
+
+    client = site.test_client()
+    levels = {2: "beginner", 3: "solid", 4: "expert"}
+    code = client.post("/api/tables", json={"players": 4, "computers": [
+        {"seat": seat, "level": level} for seat, level in levels.items()]}).get_json()["code"]
+    page, rng = f"/s/{seat_token(code, 1)}", random.Random(5)
+    for _ in range(25):  # the person's turns: enough for every computer to cube, ask and search
+        take_all_pending(site)
+        state = referee_state(site, code)
+        if state.phase == "over":
+            break
+        move = rng.choice(turn_moves(state))
+        assert client.post(f"{page}/play", data=form_body(move) | {"version": str(state.version)}).status_code == 303
+    with site.app_context():
+        game = site.extensions["dealer"].load(code)
+        moves = load_moves(game)
+    checked, before = 0, State.replay(game, [])
+    for move in moves:
+        seat = getattr(move, "seat", None)
+        if seat in levels and before.turn == seat:
+            chosen = choose_move(view(before, seat), LEVELS[levels[seat]], random.Random(f"{code}/{before.version}/{seat}"))
+            assert move == chosen, (before.version, seat)
+            checked += 1
+        before = before.apply(move)
+    assert checked >= 8 and {move.action for move in moves if getattr(move, "seat", None) in levels} >= {"cube", "ask"}

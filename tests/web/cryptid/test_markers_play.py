@@ -4,6 +4,7 @@ other seat's clue or sealed claim in anything a phone receives before the end.""
 
 from __future__ import annotations
 
+import html as html_text
 import json
 import random
 from urllib.parse import urlsplit
@@ -75,7 +76,14 @@ def test_the_deal_form_refuses_what_markers_cannot_play(site, data, message):
 def test_two_players_may_deal_markers_but_not_a_classic_refereed_game(site):
     client = site.test_client()
     assert client.post("/", data={"players": 2, "how": "referee", "variant": "markers"}).status_code == 303
-    assert client.post("/", data={"players": 2, "how": "referee"}).status_code == 400
+    refused = client.post("/", data={"players": 2, "how": "referee"})
+    # Without JavaScript the server's refusal says why and what to choose; the note beside the choice says it first.
+    reason = ("With 2 players the app referees only the Markers variant: classic Cryptid's questions need at least "
+              "two other players.")
+    assert refused.status_code == 400 and reason in html_text.unescape(refused.get_data(as_text=True))
+    home = html_text.unescape(client.get("/").get_data(as_text=True))
+    assert f'<p class="note" id="two-players-note">{reason}</p>' in home
+    assert '<input aria-describedby="two-players-note" id="how-1" name="how" type="radio" value="referee">' in home
 
 
 def test_json_deals_markers_and_refuses_bad_variants(site):
@@ -220,3 +228,87 @@ def test_a_tapped_hex_says_what_the_seats_clues_say_without_discs_or_cubes(site,
         sheet = page[page.index('id="sheet"'):]
         assert sentence in sheet
         assert "(disc)" not in sheet and "(cube)" not in sheet
+
+
+def _objections(state: markers.State, seat: int, hex: int) -> int:
+    """How many other seats' clues allow the hex (the referee's secret, as the engine's tests read it)."""
+    return sum(1 for other in state.seats if other != seat
+               for position in state.clue_positions(other) if state._areas[position] >> hex & 1)
+
+
+def _claim(client, code: str, seat: int, action: str, hex: int) -> None:
+    row, col = hex_row_col(hex)
+    response = client.post(f"/api/seats/{seat_token(code, seat)}/play",
+                           json={"action": action, "hex": {"row": row, "col": col}})
+    assert response.status_code == 200, response.get_data(as_text=True)
+
+
+def test_three_right_claims_say_who_was_right_who_held_most_and_why_that_wins(site):
+    """The first player's "not here" draws two objections (4 markers against 2 and 2), the others' none; in the
+    next round all three claim the habitat: every page names the three right claimants and why the first wins."""
+    client = site.test_client()
+    for attempt in range(20):
+        code = client.post("/api/tables", json={"players": 3, "variant": "markers"}).get_json()["code"]
+        state = server_state(site, code)
+        order = [(state.turn - 1 + step) % 3 + 1 for step in range(3)]
+        wants = {order[0]: 2, order[1]: 0, order[2]: 0}
+        picks = {}
+        for seat in order:
+            picks[seat] = next((h for h in markers.hexes_of(markers.ALL_HEXES & ~state.allowed(seat))
+                                if _objections(state, seat, h) == wants[seat] and h not in picks.values()), None)
+        if None not in picks.values():
+            break
+    else:
+        pytest.skip("no deal with the needed hexes")
+    for seat in order:
+        _claim(client, code, seat, markers.NOT_HERE, picks[seat])
+    habitat = state.game.habitat
+    for seat in order:
+        _claim(client, code, seat, markers.ITS_HERE, habitat)
+    state = server_state(site, code)
+    assert state.winners == (order[0],) and state.right == tuple(order)
+    names = [f"Player {seat}" for seat in order]
+    expected = (f"{names[0]}, {names[1]}, and {names[2]} were all right about {markers.hex_name(habitat)} in the "
+                f"same round. When several claims are right, the claimant with the most markers in hand wins: "
+                f"{names[0]}, with 3 markers.")
+    for path in (f"/s/{seat_token(code, 1)}", f"/h/{host_token(code)}", f"/games/{code}"):
+        page = client.get(path).get_data(as_text=True)
+        assert expected in page, path
+        assert "3 markers in hand" in page and "1 marker in hand" in page and "right about the habitat" in page
+
+
+def test_the_markers_sheet_names_the_hex_and_its_terrain(site):
+    client = site.test_client()
+    code = client.post("/api/tables", json={"players": 3, "variant": "markers"}).get_json()["code"]
+    state = server_state(site, code)
+    from companion.cryptid.text import TERRAIN_NAMES
+
+    terrain = TERRAIN_NAMES[state.game.board.cell(40)[0]]
+    page = client.get(f"/s/{seat_token(code, 1)}?hex=40").get_data(as_text=True)
+    heading = page[page.index('id="sheet-heading"'):page.index("</h2>", page.index('id="sheet-heading"'))]
+    assert markers.hex_name(40) in heading and f'<span class="terrain">{terrain}</span>' in heading
+
+
+def test_the_last_player_standing_is_named_as_the_winner(site):
+    client = site.test_client()
+    code = client.post("/api/tables", json={"players": 2, "variant": "markers"}).get_json()["code"]
+    assert client.post(f"/api/seats/{seat_token(code, 2)}/play", json={"action": "leave"}).status_code == 200
+    assert server_state(site, code).outcome == markers.LAST_STANDING
+    for path in (f"/s/{seat_token(code, 1)}", f"/h/{host_token(code)}", f"/games/{code}"):
+        assert "Player 1 is the last player who can claim, and wins." in client.get(path).get_data(as_text=True)
+
+
+def test_one_right_claim_says_who_was_right_and_where(site):
+    client = site.test_client()
+    code = client.post("/api/tables", json={"players": 3, "variant": "markers"}).get_json()["code"]
+    state = server_state(site, code)
+    order = [(state.turn - 1 + step) % 3 + 1 for step in range(3)]
+    _claim(client, code, order[0], markers.ITS_HERE, state.game.habitat)
+    for seat in order[1:]:
+        now = server_state(site, code)
+        _claim(client, code, seat, markers.NOT_HERE, next(iter(markers.hexes_of(now.not_here_choices(seat)))))
+    state = server_state(site, code)
+    assert state.right == (order[0],) == state.winners
+    name, place = f"Player {order[0]}", markers.hex_name(state.game.habitat)
+    page = client.get(f"/games/{code}").get_data(as_text=True)
+    assert f"{name} was right: the creature is on {place}. {name} wins." in page

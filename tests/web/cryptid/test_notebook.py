@@ -1,6 +1,7 @@
-"""The deduction notebook on the phones of a table that chose it, and the after-game review of every refereed
-game (docs/cryptid-play.md section 9): what each screen and each JSON body shows, and that a phone's notebook is
-drawn from its own seat's view and nothing more."""
+"""The solver (the exact deduction notebook of cryptid.notebook) on the phones of a table that chose it, and the
+after-game review of every refereed game (docs/cryptid-play.md section 9): what each screen and each JSON body
+shows, and that a phone's solver figures are drawn from its own seat's view and nothing more. The JSON keeps the
+solver's figures under "notebook", its name before the notebook that keeps the books (test_seat_notes.py)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from companion.web.cryptid.models import RefereedTable
 from companion.web.cryptid.notebook import _Remembered
 from companion.web.cryptid.tokens import host_token
 from tests.cryptid.test_play import turn_moves
+from tests.helpers import without_books
 from tests.web.cryptid.test_play import (  # noqa: F401
     Phone,
     apps,
@@ -37,7 +39,8 @@ NOTES = re.compile(r'<details class="nb(\d) notes" data-seat="\d">(.*?)</details
 
 
 def table(apps, players: int, advanced: bool, notebook: bool) -> tuple[str, list[Phone], list[str]]:  # noqa: F811
-    response = apps[0].test_client().post("/api/tables", json={"players": players, "advanced": advanced, "notebook": notebook})
+    """A table with the solver (`notebook`) or without."""
+    response = apps[0].test_client().post("/api/tables", json={"players": players, "advanced": advanced, "solver": notebook})
     assert response.status_code == 201
     seats = response.get_json()["seats"]
     phones = [Phone(apps[i % 2].test_client(), s["url"]) for i, s in enumerate(seats)]
@@ -56,7 +59,7 @@ def notebook_lists(page: str) -> dict[int, list[str]]:
 
 
 def without_notebook(page: str) -> str:
-    start = page.find('<section class="notebook"')
+    start = page.find('<section class="notebook solver"')
     return page if start < 0 else page[:start] + page[page.index("</section>", start):]
 
 
@@ -68,7 +71,8 @@ def test_a_table_without_the_option_shows_no_notebook_anywhere(apps):  # noqa: F
     pages.append(f"/s/{tokens[state.turn - 1]}?hex={hexes_choice(state)}")
     for path in pages:
         page = client.get(path).get_data(as_text=True)
-        assert 'id="notebook"' not in page and "odds-marks" not in page and "From what you know" not in page
+        assert 'id="solver"' not in page and "odds-marks" not in page and "From what you know" not in page
+        assert "solver" not in page.lower()
     assert all(phone.get()["notebook"] is None for phone in phones)
     assert "notebook" not in client.get(f"/api/tables/{code}/play").get_json()
 
@@ -96,7 +100,7 @@ def test_each_phone_notebook_comes_from_its_own_view_and_states_no_other_clue(ap
             for path in (f"/s/{token}", f"/s/{token}/live", f"/s/{token}?hex={rng.randrange(108)}"):
                 page = client.get(path).get_data(as_text=True)
                 assert notebook_lists(page) == lists, path
-                rest = html.unescape(without_notebook(page))
+                rest = html.unescape(without_books(without_notebook(page)))
                 assert {s for s, clue in own.items() if clue in rest} == ({seat} if "live" not in path else set()), path
                 assert "odds-marks" in page
             data = phones[seat - 1].get()
@@ -104,7 +108,8 @@ def test_each_phone_notebook_comes_from_its_own_view_and_states_no_other_clue(ap
             counts_seen.add(tuple(o.count for o in expected.opponents))
         for path in (host, f"{host}/live", f"/games/{code}", f"/games/{code}/live"):
             page = client.get(path).get_data(as_text=True)
-            assert 'id="notebook"' not in page and "odds-marks" not in page
+            assert 'id="solver"' not in page and "odds-marks" not in page
+            assert "This table uses the solver" in page  # every screen says the table uses it
         seat = state.turn
         if state.version > 6 * players and state.pending == "move":
             phones[seat - 1].post({"action": "search", "hex": hex_json(game.habitat)})
@@ -113,7 +118,7 @@ def test_each_phone_notebook_comes_from_its_own_view_and_states_no_other_clue(ap
     assert len(counts_seen) > 1  # the counts moved with the game
     final = phones[0].get()
     assert final["notebook"] is None and final["review"] is not None
-    assert 'id="notebook"' not in client.get(f"/s/{tokens[0]}").get_data(as_text=True)
+    assert 'id="solver"' not in client.get(f"/s/{tokens[0]}").get_data(as_text=True)
 
 
 
@@ -193,25 +198,37 @@ def test_every_refereed_game_ends_with_the_review_on_every_screen_and_in_its_jso
 
 def test_the_deal_form_and_the_next_game_keep_the_option(app, client):
     page = client.get("/").get_data(as_text=True)
-    assert 'name="notebook"' in page and 'aria-describedby="notebook-help"' in page
+    assert 'name="solver"' in page and 'aria-describedby="solver-help"' in page
+    assert "Solver: shows every possibility and each hex's chance" in page
     hosts = []
     for ticked in (True, False):
-        form = {"players": "4", "how": "referee"} | ({"notebook": "y"} if ticked else {})
+        form = {"players": "4", "how": "referee"} | ({"solver": "y"} if ticked else {})
         response = client.post("/", data=form)
         assert response.status_code == 303
         hosts.append(urlsplit(response.headers["Location"]).path)
     with app.app_context():
-        assert sorted(record.notebook for record in db.session.query(RefereedTable)) == [False, True]
+        assert sorted(record.solver for record in db.session.query(RefereedTable)) == [False, True]
     following = client.post(f"{hosts[0]}/next", data={"players": "3"})  # the ticked table's next game
     assert following.status_code == 303
     with app.app_context():
-        assert sorted(record.notebook for record in db.session.query(RefereedTable)) == [False, True, True]
+        assert sorted(record.solver for record in db.session.query(RefereedTable)) == [False, True, True]
 
 
 def test_the_api_option_must_be_a_boolean(apps):  # noqa: F811
     client = apps[0].test_client()
-    response = client.post("/api/tables", json={"players": 3, "notebook": "yes"})
-    assert response.status_code == 400 and "notebook" in response.get_json()["error"]
+    for option in ("solver", "notebook"):
+        response = client.post("/api/tables", json={"players": 3, option: "yes"})
+        assert response.status_code == 400 and f'"{option}"' in response.get_json()["error"]
+
+
+def test_the_old_notebook_option_is_the_solver(app, client):
+    """A client that still asks for "notebook": true, and a table stored with the old notebook option, get the
+    solver: the figures they chose, under the solver's name."""
+    seats = client.post("/api/tables", json={"players": 3, "notebook": True}).get_json()["seats"]
+    page = client.get(urlsplit(seats[0]["url"]).path).get_data(as_text=True)
+    assert 'id="solver"' in page and "This table uses the solver" in page and 'id="notebook"' in page
+    with app.app_context():
+        assert db.session.execute(text("SELECT notebook FROM refereed_tables")).scalar() in (True, 1)
 
 
 def test_a_database_from_before_the_option_gains_its_column(tmp_path):
@@ -264,7 +281,8 @@ def test_phones_asking_together_compute_a_figure_once():
     assert list(remembered.items) == ["a", "b"]  # the least recently used went
 
 
-NOTEBOOK_PAGE_BUDGET = 10_000  # bytes a phone downloads for its page, compressed as the site sends it
+NOTEBOOK_PAGE_BUDGET = 11_000  # bytes a phone downloads for its page, compressed as the site sends it (the books
+# and the solver together since every seat keeps its books)
 
 
 def test_the_notebook_keeps_the_phone_page_light_in_every_language(client):
@@ -276,4 +294,4 @@ def test_the_notebook_keeps_the_phone_page_light_in_every_language(client):
         response = client.get(seat, headers={"Accept-Encoding": "gzip"})
         assert response.headers["Content-Encoding"] == "gzip"
         assert len(response.get_data()) <= NOTEBOOK_PAGE_BUDGET, language
-        assert 'id="notebook"' in gzip.decompress(response.get_data()).decode()
+        assert 'id="solver"' in gzip.decompress(response.get_data()).decode()

@@ -8,6 +8,7 @@ import pytest
 from markupsafe import escape
 
 from companion.cryptid import NoHabitatLeft, load_game, new_game, next_game
+from companion.cryptid.hexgrid import hex_name
 from companion.cryptid.rng import Stream
 from companion.cryptid.text import clue_text, hint_text
 from companion.web.core.i18n import LANGUAGES
@@ -417,7 +418,7 @@ def test_an_unlock_is_announced_at_the_top_of_the_host_screen_and_every_phone(cl
     for step, news, text, href in [
         ("hint", "The table unlocked the hint.", hint_text(game.hint), "#step-hint"),
         ("tile", "The table unlocked the stronger hint.", f"The habitat is on tile {tile}", "#step-tile"),
-        ("reveal", "The table revealed the habitat.", "Row ", "/reveal"),
+        ("reveal", "The table revealed the habitat.", hex_name(game.habitat) + ": ", "/reveal"),
     ]:
         client.post(host(client, CODE) + f"/unlock/{step}", data={f"{step}-agree": "y"})
         expected = banner.format(step=step, href="[^\"]*" + re.escape(href), news=re.escape(news), text=re.escape(text) + "[^<]*")
@@ -484,8 +485,9 @@ def test_the_reveal_marks_the_habitat_and_shows_both_hints(client):
     for step in ("hint", "tile", "reveal"):
         client.post(host(client, CODE) + f"/unlock/{step}", data={f"{step}-agree": "y"})
     page = client.get(f"/games/{CODE}/reveal").get_data(as_text=True)
-    row, col = divmod(game.habitat, 12)
-    assert f"the creature lives in row <strong>{row + 1}</strong>, column <strong>{col + 1}</strong> (" in page
+    # Named as the board's edges name it (the setup diagram prints the letters and numbers on its edges).
+    assert f'the creature lives on <strong dir="ltr">{hex_name(game.habitat)}</strong> (' in page
+    assert '<g class="edge">' in page
     tile, _ = game.habitat_tile()
     assert "<h2>Stronger hint</h2>" in page and f"The habitat is on tile {tile}" in page
     assert 'class="dim"' in page and 'class="habitat"' in page
