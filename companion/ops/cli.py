@@ -127,7 +127,8 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     bots.add_argument(
         "--levels", default=None, metavar="L[,L...]",
         help="one level for every seat, or one per seat, rotated over the seats from game to game; levels: "
-        "beginner, solid, expert, and the reference players even-split and gain-34 (default: expert); with "
+        "novice, beginner, solid, expert, and the reference players random-asks, exact-sure, even-split and gain-34 "
+        "(default: expert); with "
         "--variant markers, basic and sharp (default), and sharp-34, sharp-75 and sharp-100, a list of any length",
     )
     bots.add_argument("--seed", type=int, default=1, metavar="S", help="the same seed plays the same games (default: %(default)s)")

@@ -26,10 +26,12 @@ MOVE_CAP = 400  # a game still running after this many moves is counted as unfin
 
 @dataclass
 class Tally:
-    """What one strategy did over a run: seats played, wins, decision times."""
+    """What one strategy did over a run: seats played, wins, its seats' own turns after the opening, decision
+    times."""
 
     seats: int = 0
     wins: int = 0
+    turns: int = 0
     decisions: list[float] = field(default_factory=list)
 
 
@@ -38,6 +40,7 @@ class GameResult:
     winner: int | None  # the seat that found the habitat; None when unfinished
     turns: int  # asks and searches after the opening, by every seat together
     searches: int
+    seat_turns: tuple[int, ...] = ()  # per seat (seat - 1), its own asks and searches
 
 
 def play_game(game, strategies: list[Strategy], rng: random.Random, times: list[list[float]]) -> GameResult:
@@ -55,7 +58,9 @@ def play_game(game, strategies: list[Strategy], rng: random.Random, times: list[
     # The opening is cubes only: every ask and search is a turn after it.
     turns = sum(entry.action in (ASK, SEARCH) for entry in state.log)
     searches = sum(entry.action == SEARCH for entry in state.log)
-    return GameResult(state.winner if state.phase == OVER else None, turns, searches)
+    seat_turns = tuple(sum(entry.action in (ASK, SEARCH) and entry.seat == seat for entry in state.log)
+                       for seat in state.seats)
+    return GameResult(state.winner if state.phase == OVER else None, turns, searches, seat_turns)
 
 
 def run_selfplay(games: int, players: int, mode: str, levels: list[str], seed: int = 1) -> dict:
@@ -76,6 +81,7 @@ def run_selfplay(games: int, players: int, mode: str, levels: list[str], seed: i
             tally = tallies[name]
             tally.seats += 1
             tally.wins += result.winner == seat
+            tally.turns += result.seat_turns[seat - 1]
             tally.decisions += times[seat - 1]
         if result.winner is None:
             unfinished += 1
@@ -90,10 +96,13 @@ def run_selfplay(games: int, players: int, mode: str, levels: list[str], seed: i
         rate = tally.wins / tally.seats
         error = math.sqrt(rate * (1 - rate) / tally.seats)
         timing = summarize(tally.decisions, digits=1)
+        own = tally.turns / tally.seats
         rows[name] = {"seats": tally.seats, "wins": tally.wins, "win_rate": rate, "standard_error": error,
-                      "fair_share": fair, "decision_p50_ms": timing.p50_ms, "decision_p95_ms": timing.p95_ms}
+                      "fair_share": fair, "own_turns": own, "decision_p50_ms": timing.p50_ms,
+                      "decision_p95_ms": timing.p95_ms}
         print(f"  {name:<12} seats {tally.seats:>6}  win rate {rate:6.1%} ± {error:5.1%} "
-              f"({rate / fair:4.2f}x fair share)  decision p50 {timing.p50_ms} ms, p95 {timing.p95_ms} ms")
+              f"({rate / fair:4.2f}x fair share)  own turns {own:5.2f}  "
+              f"decision p50 {timing.p50_ms} ms, p95 {timing.p95_ms} ms")
     return {"games": games, "unfinished": unfinished, "mean_turns": _mean(turns), "levels": rows}
 
 

@@ -10,10 +10,10 @@ from dataclasses import replace
 
 import pytest
 
-from companion.cryptid.bots import LEVELS, STRATEGIES, choose_move
+from companion.cryptid.bots import LEVELS, PER_SEAT, STRATEGIES, _remembered_clues, choose_move
 from companion.cryptid.clues import CLUES
-from companion.cryptid.deduction import Evidence, each_assignment
-from companion.cryptid.play import OVER, Start, State
+from companion.cryptid.deduction import Evidence, each_assignment, seat_clues
+from companion.cryptid.play import OVER, Search, Start, State
 from companion.cryptid.view import view
 from tests.cryptid.test_deduction import codes_of
 from tests.cryptid.test_play import game, turn_moves
@@ -95,19 +95,97 @@ def test_a_computer_player_does_not_move_out_of_turn():
         choose_move(view(state, waiting), LEVELS["solid"], random.Random(1))
 
 
-def test_the_review_of_a_solid_game_pins_the_habitat_before_the_winning_search():
+def test_the_review_of_a_game_of_sure_searchers_pins_the_habitat_before_the_winning_search():
     from companion.cryptid.review import review
 
     rng = random.Random("review")
     state = State.initial(game(codes_of("normal", 4)[0])).apply(Start(1))
     while state.phase != OVER:
-        state = state.apply(choose_move(view(state, state.turn), LEVELS["solid"], rng))
+        state = state.apply(choose_move(view(state, state.turn), STRATEGIES["exact-sure"], rng))
     reviews = review(state)
     winner = reviews[state.winner - 1]
-    # A solid player searches only when sure: the Solver knew before its winning search.
+    # This reference player searches only when sure: the Solver knew before its winning search.
     assert winner.solver_at is not None and winner.solver_at < winner.searches[-1].entry
     assert winner.searches[-1].found
     for seat_review in reviews:
         for cube in seat_review.cubes:
             assert 0 <= cube.gentlest_ruled_out <= cube.ruled_out <= cube.possible
         assert len(seat_review.cubes) >= 2  # the two opening cubes at least
+
+
+@pytest.mark.parametrize("mode,players", [("normal", 4), ("advanced", 5)])
+def test_what_a_level_keeps_in_mind_never_rules_out_an_opponents_true_clue(mode, players):
+    """Forgetting widens a gentle level's reckoning, never misleads it: every opponent's real clue stays among the
+    clues it thinks possible, and a level that keeps everything in mind reckons as the per-seat notebook does."""
+    rng = random.Random(f"memory-{mode}-{players}")
+    checked = 0
+    for _ in range(8):
+        state, _ = random_position(rng, rng.choice(codes_of(mode, players)))
+        if state.phase == OVER or not state.log:
+            continue
+        seat = state.turn
+        seen = view(state, seat)
+        evidence = Evidence.from_view(seen)
+        full = seat_clues(evidence)
+        for name, strategy in LEVELS.items():
+            if strategy.reasoning != PER_SEAT:
+                continue
+            kept = _remembered_clues(seen, evidence, strategy)
+            for other in seen.seats:
+                if other != seat:
+                    assert kept[other - 1] >> state.game.seat_clues(other)[0].index & 1, (name, other)
+                    assert kept[other - 1] & full[other - 1] == full[other - 1], (name, other)  # only wider
+            if strategy.memory is None and strategy.reads_cubes:
+                assert kept == full
+        checked += 1
+    assert checked >= 3
+
+
+def test_the_novice_forgets_older_pieces_and_the_expert_does_not():
+    """Some position where an opponent has more discs than the novice keeps in mind: its reckoning is wider there."""
+    rng = random.Random("forgets")
+    for _ in range(20):
+        state, _ = random_position(rng, rng.choice(codes_of("normal", 4)))
+        if state.phase == OVER:
+            continue
+        seen = view(state, state.turn)
+        evidence = Evidence.from_view(seen)
+        kept = _remembered_clues(seen, evidence, LEVELS["novice"])
+        full = seat_clues(evidence)
+        if kept != full:
+            assert all(kept[s] & full[s] == full[s] for s in range(seen.players))
+            return
+    pytest.fail("no position where the novice's memory made a difference")
+
+
+def test_every_level_places_the_extra_disc_of_a_search_its_own_way():
+    """A search on one's own disc waits for an extra disc: every level places a legal one, the gentle levels on a
+    hex nearest the searched one, as a person would, the expert where the table learns least about its clue."""
+    from companion.cryptid.hexgrid import DISTANCE, hexes_of
+    from companion.cryptid.play import PENDING_DISC, Disc
+
+    rng = random.Random("extra disc")
+    found = 0
+    for _ in range(200):
+        state, _ = random_position(rng, rng.choice(codes_of("normal", 4)))
+        if state.phase == OVER:
+            continue
+        seat = state.turn
+        own = hexes_of(state.discs_of(seat) & state.search_choices(seat))
+        if not own:
+            continue
+        searched = rng.choice(own)
+        state = state.apply(Search(seat, searched))
+        if state.pending != PENDING_DISC:
+            continue
+        seen = view(state, seat)
+        choices = hexes_of(seen.disc_choices)
+        for name, strategy in LEVELS.items():
+            move = choose_move(seen, strategy, random.Random(name))
+            assert isinstance(move, Disc) and state.is_legal(move), name
+            if strategy.reasoning == PER_SEAT:
+                assert DISTANCE[searched][move.hex] == min(DISTANCE[searched][hex] for hex in choices), name
+        found += 1
+        if found == 5:
+            return
+    pytest.fail(f"only {found} searches waited for an extra disc")

@@ -87,8 +87,9 @@ def _computers(value, players: int) -> dict[int, str]:
     """The request's "computers": [{"seat": S, "level": L}, ...], as {seat: level}; BadJson for anything else."""
     if value is None:
         return {}
-    problem = gettext('"computers" must be a list of {"seat": S, "level": "beginner", "solid" or "expert"}, '
-                      'one per computer seat, leaving at least one seat to a person.')
+    problem = gettext('"computers" must be a list of {"seat": S, "level": L}, L one of %(levels)s, '
+                      'one per computer seat, leaving at least one seat to a person.',
+                      levels=", ".join(f'"{level}"' for level in LEVEL_NAMES))
     if not isinstance(value, list):
         raise BadJson(problem)
     levels = {}

@@ -44,9 +44,20 @@ from .refereed import load_play, settle_reveal, submit
 
 log = logging.getLogger(__name__)
 
-# The levels a table may choose, weakest first, with their plain names (bots.LEVELS has the strategies).
-LEVEL_NAMES = {"beginner": lazy_gettext("beginner"), "solid": lazy_gettext("solid"), "expert": lazy_gettext("expert")}
-DEFAULT_LEVEL = "solid"
+# The levels a table may choose, gentlest first, with their plain names (bots.LEVELS has the strategies; the ids
+# are stored per computer seat and sent by the JSON API, so they stay).
+LEVEL_NAMES = {"novice": lazy_gettext("novice"), "beginner": lazy_gettext("beginner"),
+               "solid": lazy_gettext("solid"), "expert": lazy_gettext("expert")}
+# What each level is like, in a line for the forms that offer them (docs/cryptid-bots.md section 1).
+LEVEL_LINES = {
+    "novice": lazy_gettext("Novice: takes its time and keeps only some of the answers in mind; good for a first game."),
+    "beginner": lazy_gettext("Beginner: remembers the latest answers and searches on a hunch; good once you know the rules."),
+    "solid": lazy_gettext("Solid: keeps careful notes on every player and asks pointed questions; a fair match for a regular."),
+    "expert": lazy_gettext("Expert: works out everything the table has shown and searches boldly; hard to beat."),
+}
+# The level "Play against the computer" starts with: the gentlest, against which a first-time player gets turns
+# of their own and a fair chance (docs/benchmarks.md, computer players).
+DEFAULT_LEVEL = "novice"
 
 
 class SeatNotFree(Exception):

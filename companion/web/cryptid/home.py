@@ -8,6 +8,7 @@ from companion.cryptid import ADVANCED, NORMAL
 from companion.web.core.ratelimit import deals
 
 from .common import seat_url
+from .computers import LEVEL_LINES
 from .dealing import dealer
 from .forms import REFEREED, LoadCodeForm, NewGameForm, SoloForm
 from .host import host_url
@@ -24,7 +25,7 @@ def index():
 
 def _home(status: int = 200, **forms):
     forms = {"new_form": NewGameForm(), "load_form": LoadCodeForm(), "solo_form": SoloForm(prefix="solo")} | forms
-    return render_template("cryptid/home.html", **forms), status
+    return render_template("cryptid/home.html", level_lines=list(LEVEL_LINES.values()), **forms), status
 
 
 @bp.post("/")

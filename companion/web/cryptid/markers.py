@@ -545,7 +545,7 @@ def api_submit(game: Game, seat: int, data: dict):
 # Computer seats (docs/cryptid-markers.md section 5), taken by the core's single worker -------------------------
 
 # The table's levels, as the deal form and the JSON name them, played by markers_bots' levels.
-BOT_LEVELS = {"beginner": "basic", "solid": "sharp", "expert": "sharp"}
+BOT_LEVELS = {"novice": "basic", "beginner": "basic", "solid": "sharp", "expert": "sharp"}
 
 _COMPUTER_SEATS = (select(ComputerSeat.code, ComputerSeat.seat)
                    .join(RefereedTable, RefereedTable.code == ComputerSeat.code)

@@ -155,6 +155,24 @@ def test_a_table_of_people_has_no_play_again(site):
     assert "play-again" not in client.get(f"/s/{seat_token(code, 1)}").get_data(as_text=True)
 
 
+def test_the_forms_describe_every_level_and_solo_starts_with_the_gentlest(site):
+    client = site.test_client()
+    home = client.get("/").get_data(as_text=True)
+    solo_form = home[home.index('id="solo-heading"'):]
+    deal_form = home[:home.index('id="solo-heading"')]
+    for level in ("novice", "beginner", "solid", "expert"):
+        line = str(computers.LEVEL_LINES[level])
+        assert line.startswith(level.capitalize() + ":")
+        assert line in solo_form and line in deal_form
+        assert f'value="{level}"' in solo_form and f'value="{level}"' in deal_form
+    assert '<option selected value="novice">' in solo_form
+    assert 'aria-describedby="solo-levels"' in solo_form and 'id="solo-levels"' in solo_form
+    # Pressing the button without touching the level deals novices.
+    response = client.post("/solo", data={"solo-opponents": "2"})
+    code, _ = read_seat_token(urlsplit(response.headers["Location"]).path.split("/")[2])
+    assert stored_computers(site, code) == {2: "novice", 3: "novice"}
+
+
 def test_the_deal_form_makes_computer_seats_without_seat_links(site):
     client = site.test_client()
     response = client.post("/", data={"players": "4", "how": "referee", "seat2": "expert", "seat4": "beginner",
@@ -202,6 +220,8 @@ def test_the_json_api_adds_computer_seats(site):
     assert response.status_code == 201
     data = response.get_json()
     assert [s.get("computer") for s in data["seats"]] == ["expert", None, "beginner", None]
+    novices = client.post("/api/tables", json={"players": 3, "computers": [{"seat": 2, "level": "novice"}]})
+    assert stored_computers(site, novices.get_json()["code"]) == {2: "novice"}
     assert "url" not in data["seats"][0] and "url" in data["seats"][1]
     code = data["code"]
     assert stored_computers(site, code) == {1: "expert", 3: "beginner"}
