@@ -181,7 +181,7 @@ def live_context(game: Game, state: State, *, seat: int | None, live_url: str, a
         "reason": pending_reason(state, names, seat, gettext) if replay is None else None,
         # A finished game's replay on a phone: the Solver's view of that step, from the seat.
         "replay_solver": replay_solver(game, shown, replay, names) if replay is not None and seat else None,
-        "log": _log_moves(shown.log, names, game, seat),
+        "log": _log_moves(shown.log, names, game, seat if playing else None),
         "announce": " ".join(log_entry_text(e, names, gettext) for e in latest_move_entries(shown.log)),
         "results": _results(game, state, seen, names) if seen.reveal else None,
         "live_url": live_url,
@@ -276,7 +276,7 @@ def _board(game: Game, seen: View, shown: View, selected: int | None, link: call
     The latest move is ringed, and on a seat's phone more lightly every other move since its own latest. Two
     rings of this page's own ride on top: one on the selected hex (pages without JavaScript scroll to it, #here)
     and one the script moves to the hex of a tapped log line."""
-    last, recent = recent_hexes(shown.log, seen.seat if replay is None else None)
+    last, recent = recent_hexes(shown.log, seen.seat if replay is None and seen.phase != OVER else None)
     digits = language_digits()
     marks = odds_marks({hex: odds_band(solved.probability(hex)) for hex in solved.habitats}) if solved else ""
     marks += piece_marks(shown.discs, shown.cubes, highlight=last, earlier=recent, digits=digits)
