@@ -290,7 +290,7 @@ def test_nginx_caps_the_live_updates_one_address_holds_and_nothing_else(proxied)
             connection.close()
     # Refused by nginx itself (no upstream address in the log line), and only those three.
     refusals = [line for line in log.read_text().splitlines() if line.endswith(" 429")]
-    assert sorted(refusals) == sorted([f'- "GET {public_wait}" 429', '- "GET /api/seats/<token>/play" 429',
+    assert sorted(refusals) == sorted([f'- "GET {public_wait}" 429', f'- "GET /api/seats/<token>/play?wait={version}" 429',
                                        '- "GET /h/<token>/live" 429'])
 
 

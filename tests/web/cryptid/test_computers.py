@@ -386,7 +386,8 @@ def test_every_computer_move_is_its_strategy_choice_from_its_seat_view(site):
         state = referee_state(site, code)
         if state.phase == "over":
             break
-        move = rng.choice(turn_moves(state))
+        # The person never searches, so that the game lasts until the computers have asked too.
+        move = rng.choice([move for move in turn_moves(state) if move.action != "search"])
         assert client.post(f"{page}/play", data=form_body(move) | {"version": str(state.version)}).status_code == 303
     with site.app_context():
         game = site.extensions["dealer"].load(code)
@@ -399,4 +400,6 @@ def test_every_computer_move_is_its_strategy_choice_from_its_seat_view(site):
             assert move == chosen, (before.version, seat)
             checked += 1
         before = before.apply(move)
-    assert checked >= 8 and {move.action for move in moves if getattr(move, "seat", None) in levels} >= {"cube", "ask"}
+    # At least every computer's two opening cubes, and questions too (the map is new each run: the expert may win
+    # after a few turns).
+    assert checked >= 2 * len(levels) and {move.action for move in moves if getattr(move, "seat", None) in levels} >= {"cube", "ask"}
