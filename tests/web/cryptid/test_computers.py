@@ -71,7 +71,7 @@ def form_body(move) -> dict:
     from companion.cryptid.play import hex_from_row_col
 
     body = {"hex": str(hex_from_row_col(data["row"], data["col"]))}
-    body["do"] = {"cube": "cube", "search": "search"}.get(data["action"]) or f"ask-{data.get('target')}"
+    body["do"] = data["action"] if data["action"] in ("cube", "disc", "search") else f"ask-{data['target']}"
     return body
 
 
