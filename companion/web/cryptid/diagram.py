@@ -160,20 +160,45 @@ _SLOT_ZERO = sum(1 << index for index in range(HEX_COUNT) if slot_of(index) == 0
 # Every tile has the same outline, so it is written once and placed six times.
 _TILE_OUTLINE = _outline(_SLOT_ZERO)
 _HEXAGON = _points(_CORNERS)
-# Textures as on the real tiles, faint beside the letters: trees, sand, reeds, peaks and waves. Each is a
-# <pattern> in the hex's own units, so every hex of a terrain looks the same; together with the letters they
-# keep forest, swamp and water apart in grey, where their colours are alike.
-_TEXTURES = {
-    "F": ("6.5", "5.6", '<path d="M3.2 .7l2 3.3h-4z" fill="#1c461a"/>'),
-    "D": ("3.6", "3.6", '<path d="M.9 .5v.8M2.7 2.3v.8" stroke="#a27a2c" stroke-width=".8" stroke-linecap="round"/>'),
-    "S": ("6", "5", '<path d="M1.2 4.2h3.6M2 4.2l-.6-2.2M3 4.2v-2.6M4 4.2l.6-2.2" fill="none" stroke="#3b2b52" stroke-width=".45"/>'),
-    "M": ("7", "6", '<path d="M.8 4.6l2.3-3.2 2.3 3.2" fill="none" stroke="#67625a" stroke-width=".55"/>'),
-    "W": ("6", "3.2", '<path d="M0 1.8c1-1 2-1 3 0s2 1 3 0" fill="none" stroke="#a9cdf0" stroke-width=".45"/>'),
+# Textures as on the real tiles, faint beside the letters: trees, sand, reeds, peaks and waves; together with the
+# letters they keep forest, swamp and water apart in grey, where their colours are alike. Each texture is one
+# small shape repeated on a grid in the hex's own units (so every hex of a terrain looks the same), kept where the
+# whole shape lies inside the hexagon: plain shapes rather than a <pattern> fill, which Chromium takes about
+# 0.2 s a hex to print.
+_TEXTURES = {  # terrain class: (grid width, grid height, the shape's bounding box, the shape)
+    "F": (6.5, 5.6, (1.2, .7, 5.2, 4), '<path d="M3.2 .7l2 3.3h-4z" fill="#1c461a"/>'),
+    "D": (3.6, 3.6, (.5, .1, 3.1, 3.5), '<path d="M.9 .5v.8M2.7 2.3v.8" stroke="#a27a2c" stroke-width=".8" stroke-linecap="round"/>'),
+    "S": (6, 5, (1, 1.4, 5, 4.4), '<path d="M1.2 4.2h3.6M2 4.2l-.6-2.2M3 4.2v-2.6M4 4.2l.6-2.2" fill="none" stroke="#3b2b52" stroke-width=".45"/>'),
+    "M": (7, 6, (.6, 1.2, 5.6, 4.8), '<path d="M.8 4.6l2.3-3.2 2.3 3.2" fill="none" stroke="#67625a" stroke-width=".55"/>'),
+    "W": (6, 3.2, (0, .8, 6, 2.1), '<path d="M0 1.8c1-1 2-1 3 0s2 1 3 0" fill="none" stroke="#a9cdf0" stroke-width=".45"/>'),
 }
-_TEXTURE_PATTERNS = "".join(
-    f'<pattern id="g{t}" width="{w}" height="{h}" patternUnits="userSpaceOnUse">{shape}</pattern>'
-    for t, (w, h, shape) in _TEXTURES.items()
+
+
+def _inside_hexagon(x: float, y: float) -> bool:
+    """Whether a point lies inside the flat-topped hexagon of radius SIZE centred on (0, 0)."""
+    x, y = abs(x), abs(y)
+    return y <= _HALF_HEIGHT and _HALF_HEIGHT * x + SIZE / 2 * y <= _HALF_HEIGHT * SIZE
+
+
+def _texture_grid(width: float, height: float, box: tuple[float, float, float, float]) -> list[tuple[float, float]]:
+    """The grid offsets at which a shape with this bounding box lies wholly inside the hexagon."""
+    left, top, right, bottom = box
+    spots = []
+    for row in range(-math.ceil(SIZE / height) - 1, math.ceil(SIZE / height) + 1):
+        for col in range(-math.ceil(SIZE / width) - 1, math.ceil(SIZE / width) + 1):
+            x, y = col * width, row * height
+            if all(_inside_hexagon(x + dx, y + dy) for dx in (left, right) for dy in (top, bottom)):
+                spots.append((x, y))
+    return spots
+
+
+_TEXTURE_SHAPES = "".join(
+    shape.replace("<path ", f'<path id="k{t}" ', 1) for t, (_, _, _, shape) in _TEXTURES.items()
 )
+_TEXTURE = {
+    t: "<g>" + "".join(f'<use href="#k{t}"{_offset(x, y)}/>' for x, y in _texture_grid(w, h, box)) + "</g>"
+    for t, (w, h, box, _) in _TEXTURES.items()
+}
 # The veil over a hex a player's clue rules out: dark stripes over a light tint of dark, through which the
 # terrain's colour and texture still show; drawn beneath the letter, so the letter keeps its contrast.
 _VEIL_PATTERN = (
@@ -181,7 +206,6 @@ _VEIL_PATTERN = (
     '<rect width="2.8" height="2.8" fill="#000" fill-opacity=".15"/><rect width="1.2" height="2.8" fill="#000" fill-opacity=".4"/></pattern>'
 )
 _VEIL = '<use href="#hx" class="vl" fill="url(#gV)"/>'
-_TEXTURE = {t: f'<use href="#hx" fill="url(#g{t})"/>' for t in _TEXTURES}
 
 
 def _digits(number: int, digits: str) -> str:
@@ -398,7 +422,7 @@ def _board_svg(
         f'<use href="#tb"{_offset(_SLOT_DX * (slot % 2), _SLOT_DY * (slot // 2))}/>' for slot in range(SLOT_COUNT)
     )
     parts.append(
-        f'<defs><polygon id="hx" points="{_HEXAGON}"/>{_TEXTURE_PATTERNS if textures else ""}{_VEIL_PATTERN if shaded else ""}{terrains}'
+        f'<defs><polygon id="hx" points="{_HEXAGON}"/>{_TEXTURE_SHAPES if textures else ""}{_VEIL_PATTERN if shaded else ""}{terrains}'
         f'<path id="tb" d="{_TILE_OUTLINE}"/><g id="tiles">{tiles}</g>{_tab_shapes() if tile_words else ""}'
         + "".join(f'<polygon id="{name}" points="{points}"/>' for name, points, _ in _STRUCTURE_SHAPES.values())
         + "</defs>"

@@ -249,7 +249,7 @@ def test_shaded_hexes_draw_the_veil_between_their_terrain_and_their_letter():
         assert use.get("href")[1] == expected
     for terrain in "FDSMW":
         veiled = defined[f"v{terrain}"]
-        assert [child.get("class") or child.tag.split("}")[1] for child in veiled] == [f"t{terrain}", "use", "vl", "text"]
+        assert [child.get("class") or child.tag.split("}")[1] for child in veiled] == [f"t{terrain}", "g", "vl", "text"]
         assert defined[f"y{terrain}"].get("href") == f"#v{terrain}"  # same drawing, its own name for the page
         assert "vl" not in ET.tostring(defined[f"p{terrain}"], encoding="unicode")
     opacities = [float(rect.get("fill-opacity")) for rect in defined["gV"].iter(f"{SVG}rect")]
@@ -342,3 +342,20 @@ def test_the_rings_wear_no_seats_colour():
     for ring in ("circle.selected", "circle.last-move"):
         colours = set(re.findall(r"#\w+", board[ring]))
         assert colours and colours <= {"#fff", "#000", "#111"} and not colours & seat_colours, ring
+
+
+def test_textures_are_plain_shapes_inside_each_hexagon_not_pattern_fills():
+    """A <pattern> fill per hex made a printed setup take 20 s in Chromium; plain shapes print at once."""
+    from companion.web.cryptid.diagram import _TEXTURE, _TEXTURES, _inside_hexagon
+
+    board, _, _ = next(random_boards(1))
+    svg = board_svg(board, title="t")
+    assert "<pattern" not in svg and "url(#" not in svg
+    for terrain, (_, _, (left, top, right, bottom), _) in _TEXTURES.items():
+        spots = [(float(x or 0), float(y or 0))
+                 for x, y in re.findall(r'<use href="#k%s"(?: x="([-.0-9]+)")?(?: y="([-.0-9]+)")?/>' % terrain,
+                                        _TEXTURE[terrain])]
+        assert len(spots) >= 3, terrain
+        assert all(_inside_hexagon(x + dx, y + dy) for x, y in spots for dx in (left, right) for dy in (top, bottom))
+        assert f'id="k{terrain}"' in svg
+    assert not _inside_hexagon(10.1, 0) and not _inside_hexagon(0, 8.7) and _inside_hexagon(9.9, 0)
