@@ -74,6 +74,14 @@ def _mover(site: Site, table: dict, schedule: Schedule, tally: Tally, answered: 
             answered.append(answer.seconds)
 
 
+def _waker(site: Site, tables: list[dict], schedule: Schedule, tally: Tally) -> None:
+    """When the run is over, a name change at every table wakes its held phones, which would otherwise hold their
+    long polls to the server's limit (about 25 s) before they notice."""
+    time.sleep(max(0.0, schedule.until - time.monotonic()))
+    for table in tables:
+        Phone(site, table["seats"][0]["url"], tally).send({"action": "name", "name": "P0"})
+
+
 def other_user(site: Site, url: str, schedule: Schedule, probes: Tally) -> None:
     """Someone else at the site: opens a seat page and reads a seat's state now and then."""
     phone = Phone(site, url, probes)
@@ -105,6 +113,7 @@ def run_held_updates(phones: int = 1000, seconds: float = 60, url: str | None = 
             [partial(_holder, site, u, schedule, tally, held, random.Random(rng.random())) for u in urls]
             + [partial(_mover, site, tables[0], schedule, tally, answered)]
             + [partial(other_user, site, urls[-1], schedule, probes)]
+            + [partial(_waker, site, tables, schedule, tally)]
         )
         elapsed = schedule.traffic_seconds()
     others, moves = summarize(probes.latencies), summarize(answered)

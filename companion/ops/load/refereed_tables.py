@@ -140,6 +140,9 @@ def _phone(
         if state["turn"] == seat:
             time.sleep(rng.uniform(*THINK_SECONDS))
             if not schedule.running():
+                # The run is over: a name change wakes the table's other phones, which would otherwise hold their
+                # long polls to the server's limit (about 25 s) before they notice.
+                phone.send({"action": "name", "name": f"P{seat}"})
                 return
             deliveries.sending(state["version"] + 1)
             answer = phone.send(_move(state, area, seat, rng))
