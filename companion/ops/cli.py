@@ -201,9 +201,14 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
         help="idle days; 0 purges every game (default: COMPANION_PURGE_AFTER_DAYS, else 30)",
     )
 
-    command(
+    computers = command(
         "computers", "Take the computer players' turns at every table of the site's database (serve starts this "
         "beside its web workers; run it yourself under another server).", _run_computers,
+    )
+    computers.add_argument(
+        "--share", type=_share, default="0/1", metavar="I/N",
+        help="worker I of N (counted from 0): takes its share of the turns first and the others' once they are "
+        "overdue (default: %(default)s, every turn)",
     )
 
     server = default_server()
@@ -227,12 +232,27 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
         help=f"granian (Linux, macOS) or waitress (any system) (default: {server} here)",
     )
     serve.add_argument(
+        "--computer-workers", type=_at_least(1), metavar="N",
+        help=f"computer players' worker processes, each with a share of the turns (default: one per core, "
+        f"{os.cpu_count() or 1} here)",
+    )
+    serve.add_argument(
         "--unix-socket", metavar="PATH",
         help="listen on this socket file (mode 660) instead of --host and --port, for a reverse proxy on this "
         "machine: only the proxy reaches the site, so no one can forge the X-Forwarded-For it sets (default: none, "
         "listen on --host and --port)",
     )
     return parser
+
+
+def _share(text: str):
+    """An argparse type: "I/N", worker I of N."""
+    from companion.web.core.computers import Share
+
+    try:
+        return Share.from_text(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected I/N with 0 <= I < N, such as 0/2, not {text!r}") from None
 
 
 def _at_least(minimum: int):
@@ -400,7 +420,7 @@ def _run_computers(args) -> int:
     from .server import run_computer_players
 
     try:
-        run_computer_players()
+        run_computer_players(args.share)
     except ConfigurationError as exc:
         return _error(exc, 1)
     return 0
@@ -412,7 +432,7 @@ def _run_serve(args) -> int:
     from .server import ServeError, serve
 
     try:
-        serve(args.host, args.port, args.workers, args.threads, args.server, args.unix_socket)
+        serve(args.host, args.port, args.workers, args.threads, args.server, args.unix_socket, args.computer_workers)
     except (ConfigurationError, ServeError) as exc:
         return _error(exc, 1)
     return 0

@@ -26,6 +26,7 @@ import time
 from importlib.util import find_spec
 from typing import TYPE_CHECKING
 
+from companion.web.core.computers import Share
 from companion.web.core.network import lan_address
 
 if TYPE_CHECKING:  # the command line reads this module's defaults without loading Flask
@@ -79,13 +80,15 @@ def serve(
     threads: int | None = None,
     server: str | None = None,
     unix_socket: str | None = None,
+    computer_workers: int | None = None,
 ) -> None:
     """Check the settings and the port, print the banner, then serve until interrupted; raises ServeError
     (or companion.web.core.config.ConfigurationError) with a message for the user instead of starting.
 
     unix_socket: listen on this socket file instead of an address and port, for a reverse proxy on the same
     machine: only users that may open the file (its owner and group: mode 660) reach the site, so nobody can
-    bypass the proxy and forge the X-Forwarded-For header it sets."""
+    bypass the proxy and forge the X-Forwarded-For header it sets.
+    computer_workers: computer players' worker processes (default: one per core), each with its share of turns."""
     from companion.web.core.app import create_app
     from companion.web.core.config import (
         environment_settings,
@@ -121,14 +124,18 @@ def serve(
         text = banner(host, port, public_url, lan_address(), server, workers, threads, str(instance))
     print(text, flush=True)
     os.environ[PARENT_VARIABLE] = str(os.getpid())  # granian's workers leave with this process (worker_site)
-    players = start_computer_players()
+    count = computer_workers or default_computer_workers()
+    players = [start_computer_players(Share(index, count)) for index in range(count)]
     try:
         if server == "granian":
             _run_granian(listener, workers, threads)
         else:
             _run_waitress(site, listener, threads)
     finally:
-        stop_computer_players(players)
+        for worker in players:
+            worker.terminate()  # all asked at once: they stop together, not one after the other
+        for worker in players:
+            stop_computer_players(worker)
 
 
 def listen(host: str, port: int, accept: bool = True) -> socket.socket:
@@ -307,14 +314,20 @@ PARENT_PIPE_VARIABLE = "COMPANION_PARENT_PIPE"
 PARENT_POLL_SECONDS = 1.0  # where neither a parent-death signal nor the pipe is there, the parent is looked for this often
 
 
-def start_computer_players() -> subprocess.Popen:
+def default_computer_workers() -> int:
+    return os.cpu_count() or 1
+
+
+def start_computer_players(share: Share = Share()) -> subprocess.Popen:
     """The computer players' worker, a process of its own beside the web workers (docs/cryptid-bots.md): its
     decisions, up to hundreds of milliseconds of pure Python, never hold a web worker's interpreter lock. It
     leaves with this process, however this one ends (even killed outright, even before the worker has
     started: see leave_with_parent); a `serve` started again starts it again, and it takes every turn still
-    owed at once. The caller keeps the returned process: its standard input is the pipe the worker watches."""
+    owed at once. The caller keeps the returned process: its standard input is the pipe the worker watches.
+    share: which turns this worker takes first, when `serve` starts several (one a core)."""
     environment = dict(os.environ, **{PARENT_VARIABLE: str(os.getpid()), PARENT_PIPE_VARIABLE: "stdin"})
-    return subprocess.Popen([sys.executable, "-m", "companion", "computers"], stdin=subprocess.PIPE, env=environment)
+    command = [sys.executable, "-m", "companion", "computers", "--share", f"{share.index}/{share.count}"]
+    return subprocess.Popen(command, stdin=subprocess.PIPE, env=environment)
 
 
 def stop_computer_players(players: subprocess.Popen) -> None:
@@ -329,7 +342,7 @@ def stop_computer_players(players: subprocess.Popen) -> None:
         players.stdin.close()
 
 
-def run_computer_players() -> None:
+def run_computer_players(share: Share = Share()) -> None:
     """`python -m companion computers`: take computer turns until stopped. SIGTERM stops it at once, even in
     the middle of a decision or a database call that is failing: a turn cut short writes nothing (its move is
     one transaction), and the next worker takes it again."""
@@ -338,7 +351,7 @@ def run_computer_players() -> None:
     from companion.web.core.app import create_app
     from companion.web.core.computers import Worker
 
-    worker = Worker(create_app())
+    worker = Worker(create_app(), share=share)
     try:
         worker.run()
     except KeyboardInterrupt:

@@ -9,7 +9,10 @@ taking the same turn both decide the same move, and the second one's insert is r
 
 Where the worker runs: `serve` starts it as a process of its own beside the web workers (`python -m companion
 computers`), so that a long decision never holds a web worker's interpreter lock; with COMPUTER_THREAD set
-(tests, `flask run`) each app runs it as a thread instead. docs/cryptid-bots.md says why.
+(tests, `flask run`) each app runs it as a thread instead. docs/cryptid-bots.md says why. `serve` starts one worker
+a core; each has a share of the turns (a stable split of the turns' names) and takes the others' turns only once
+they are well overdue, so that the decisions are spread over the cores without any worker deciding a turn twice
+over, and a worker that is stuck or gone delays its turns by seconds, not for ever.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import logging
 import random
 import threading
 import time
+import zlib
 from dataclasses import dataclass
 from typing import Callable, Hashable, Iterable
 
@@ -30,6 +34,30 @@ log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.25  # how often the worker looks for turns owed (one small query per game)
 DEFAULT_PAUSE = (1.5, 3.0)  # seconds a computer "thinks" before its move shows, at random between the two
+TAKEOVER_SECONDS = 2.0  # how long past its due time another worker's turn waits before this one takes it
+
+
+@dataclass(frozen=True)
+class Share:
+    """Which of the turns a worker takes first: those whose name falls to `index` of `count` workers. The split
+    must agree between processes, so it hashes the turn's repr with CRC-32 (Python's own str hash is seeded
+    differently in each process)."""
+
+    index: int = 0
+    count: int = 1
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.index < self.count:
+            raise ValueError(f"a worker's share must be i/N with 0 <= i < N, not {self.index}/{self.count}")
+
+    @classmethod
+    def from_text(cls, text: str) -> Share:
+        """"i/N" (as COMPANION_COMPUTER_SHARE gives it): worker i of N."""
+        index, _, count = text.partition("/")
+        return cls(int(index), int(count))
+
+    def mine(self, key: tuple[str, Hashable]) -> bool:
+        return self.count == 1 or zlib.crc32(repr(key).encode()) % self.count == self.index
 
 
 @dataclass(frozen=True)
@@ -73,8 +101,9 @@ class Worker:
     of seconds), unless the game moved on meanwhile. Nothing is kept but the due times: after a restart every
     owed turn is simply seen again."""
 
-    def __init__(self, app: Flask, pause: tuple[float, float] | None = None) -> None:
+    def __init__(self, app: Flask, pause: tuple[float, float] | None = None, share: Share = Share()) -> None:
         self.app = app
+        self.share = share
         low, high = pause or app.config.get("COMPUTER_PAUSE", DEFAULT_PAUSE)
         self.pause = (float(low), float(high))
         self.due: dict[tuple[str, Hashable], float] = {}
@@ -98,7 +127,8 @@ class Worker:
                 except Exception:
                     log.exception("computer players of %s: cannot read the turns owed", keeper.name)
             self.outage.succeeded()
-            self.due = {key: self.due.get(key, now + self.rng.uniform(*self.pause)) for key in owed}
+            self.due = {key: self.due.get(key, now + self.rng.uniform(*self.pause)
+                                          + (0.0 if self.share.mine(key) else TAKEOVER_SECONDS)) for key in owed}
             for (name, turn), at in sorted(self.due.items(), key=lambda item: item[1]):
                 if at > now or self.stopping.is_set():
                     continue
@@ -122,9 +152,9 @@ class Worker:
         self.stopping.set()
 
 
-def start_thread(app: Flask, pause: tuple[float, float] | None = None) -> Worker:
+def start_thread(app: Flask, pause: tuple[float, float] | None = None, share: Share = Share()) -> Worker:
     """Run the worker in a daemon thread of this process (COMPUTER_THREAD: tests, `flask run`)."""
-    worker = Worker(app, pause)
+    worker = Worker(app, pause, share)
     threading.Thread(target=worker.run, name="computer-players", daemon=True).start()
     return worker
 
