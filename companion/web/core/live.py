@@ -159,9 +159,12 @@ class Watcher:
                         del self.stamps[code]
 
 
-def wait_for_change(code: str, known: str | None, current: Callable[[], str], seconds: float = WAIT_SECONDS) -> str:
+def wait_for_change(code: str, known: str | None, current: Callable[[], str], seconds: float | None = None) -> str:
     """Long poll: the current version of what the caller shows, as soon as it differs from `known` (or after
-    `seconds`, unchanged). `current()` reads it from the database; it runs once, then after each wake-up."""
+    `seconds`, unchanged: by default the app's LIVE_WAIT_SECONDS, else WAIT_SECONDS). `current()` reads it from
+    the database; it runs once, then after each wake-up."""
+    if seconds is None:
+        seconds = current_app.config.get("LIVE_WAIT_SECONDS", WAIT_SECONDS)
     deadline = time.monotonic() + seconds
     watcher: Watcher = current_app.extensions["live_watcher"]
     with watcher.watching(code):
