@@ -24,6 +24,7 @@ from .server import (  # standard library only
     LIVE_CONNECTIONS,
     REQUEST_THREADS,
     SERVERS,
+    default_computer_workers,
     default_server,
     default_workers,
 )
@@ -234,7 +235,7 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     serve.add_argument(
         "--computer-workers", type=_at_least(1), metavar="N",
         help=f"computer players' worker processes, each with a share of the turns (default: one per core, "
-        f"{os.cpu_count() or 1} here)",
+        f"{default_computer_workers()} here)",
     )
     serve.add_argument(
         "--unix-socket", metavar="PATH",

@@ -26,11 +26,12 @@ import time
 from importlib.util import find_spec
 from typing import TYPE_CHECKING
 
-from companion.web.core.computers import Share
 from companion.web.core.network import lan_address
 
 if TYPE_CHECKING:  # the command line reads this module's defaults without loading Flask
     from flask import Flask
+
+    from companion.web.core.computers import Share
 
 SERVERS = ("granian", "waitress")
 # Connections open at once: every phone of a big game night (40 tables of 5 phones and their host screens)
@@ -125,7 +126,7 @@ def serve(
     print(text, flush=True)
     os.environ[PARENT_VARIABLE] = str(os.getpid())  # granian's workers leave with this process (worker_site)
     count = computer_workers or default_computer_workers()
-    players = [start_computer_players(Share(index, count)) for index in range(count)]
+    players = [start_computer_players(index, count) for index in range(count)]
     try:
         if server == "granian":
             _run_granian(listener, workers, threads)
@@ -318,15 +319,15 @@ def default_computer_workers() -> int:
     return os.cpu_count() or 1
 
 
-def start_computer_players(share: Share = Share()) -> subprocess.Popen:
+def start_computer_players(index: int = 0, count: int = 1) -> subprocess.Popen:
     """The computer players' worker, a process of its own beside the web workers (docs/cryptid-bots.md): its
     decisions, up to hundreds of milliseconds of pure Python, never hold a web worker's interpreter lock. It
     leaves with this process, however this one ends (even killed outright, even before the worker has
     started: see leave_with_parent); a `serve` started again starts it again, and it takes every turn still
     owed at once. The caller keeps the returned process: its standard input is the pipe the worker watches.
-    share: which turns this worker takes first, when `serve` starts several (one a core)."""
+    index, count: worker `index` of `count`, which takes its share of the turns first (`serve` starts one a core)."""
     environment = dict(os.environ, **{PARENT_VARIABLE: str(os.getpid()), PARENT_PIPE_VARIABLE: "stdin"})
-    command = [sys.executable, "-m", "companion", "computers", "--share", f"{share.index}/{share.count}"]
+    command = [sys.executable, "-m", "companion", "computers", "--share", f"{index}/{count}"]
     return subprocess.Popen(command, stdin=subprocess.PIPE, env=environment)
 
 
@@ -342,16 +343,16 @@ def stop_computer_players(players: subprocess.Popen) -> None:
         players.stdin.close()
 
 
-def run_computer_players(share: Share = Share()) -> None:
+def run_computer_players(share: Share | None = None) -> None:
     """`python -m companion computers`: take computer turns until stopped. SIGTERM stops it at once, even in
     the middle of a decision or a database call that is failing: a turn cut short writes nothing (its move is
     one transaction), and the next worker takes it again."""
     signal.signal(signal.SIGTERM, _leave_now)  # first: a stop asked for while the site loads is not missed
     leave_with_parent()
     from companion.web.core.app import create_app
-    from companion.web.core.computers import Worker
+    from companion.web.core.computers import Share, Worker
 
-    worker = Worker(create_app(), share=share)
+    worker = Worker(create_app(), share=share or Share())
     try:
         worker.run()
     except KeyboardInterrupt:

@@ -52,7 +52,7 @@ class Share:
 
     @classmethod
     def from_text(cls, text: str) -> Share:
-        """"i/N" (as COMPANION_COMPUTER_SHARE gives it): worker i of N."""
+        """"i/N" (as `computers --share` takes it): worker i of N."""
         index, _, count = text.partition("/")
         return cls(int(index), int(count))
 
