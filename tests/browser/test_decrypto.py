@@ -145,23 +145,20 @@ class Table:
         """A round played on the server by the rules, as round() plays it by the buttons (both teams decode their
         own code, nobody intercepts, the table presses Next round): the phones and the host only follow it live.
         The buttons of every step are pressed in round(); these rounds only bring the game to its end."""
-        from companion.decrypto.moves import GiveClues, Guess, NextRound, ShowCode
+        from companion.decrypto.moves import NextRound
         from companion.web.decrypto.store import load_table, play
         from companion.web.decrypto.tokens import read_decrypto_host_token
-        from tests.helpers.decrypto import wrong
+        from tests.helpers.decrypto import decode_moves, give_moves
 
         self.host.get_by_text(f"Game {game} · round {number} of 8").wait_for(timeout=WAIT)
         with self.app.app_context():
             table = load_table(read_decrypto_host_token(urlsplit(self.host.url).path.rsplit("/", 1)[1]))
             for team in ("white", "black"):
-                seat = table.state.encryptor(team)
-                table = play(table, ShowCode(team, seat))
-                table = play(table, GiveClues(team, tuple(f"g{game}r{number} {team} {c}" for c in "abc"), seat))
-            for team, rival in (("white", "black"), ("black", "white")):
-                secret = table.state.current.of(team).code
-                if number > 1:
-                    table = play(table, Guess(rival, team, wrong(secret)))
-                table = play(table, Guess(team, team, secret))
+                for move in give_moves(table.state, team, tuple(f"g{game}r{number} {team} {c}" for c in "abc")):
+                    table = play(table, move)
+            for team in ("white", "black"):
+                for move in decode_moves(table.state, team):
+                    table = play(table, move)
             if number < 8:
                 table = play(table, NextRound())
         if number < 8:

@@ -12,7 +12,7 @@ from sqlalchemy import create_engine
 from companion.web.core.db import db
 
 
-def test_a_live_page_keeps_asking_through_a_database_outage(live_app, live_server, phone):
+def test_a_live_page_keeps_asking_through_a_database_outage(live_app, live_server, phone, monkeypatch):
     request = urllib.request.Request(live_server + "/api/tables", data=json.dumps({"players": 3}).encode(),
                                      headers={"Content-Type": "application/json"})
     table = json.loads(urllib.request.urlopen(request, timeout=30).read())
@@ -22,7 +22,7 @@ def test_a_live_page_keeps_asking_through_a_database_outage(live_app, live_serve
     phone.on("response", lambda response: response.status == 503 and "/live" in response.url
              and refusals.append(response.headers.get("retry-after")))
     # Waiting requests end after 2 s instead of 25 s here, so that the outage shows within seconds.
-    live_app.config["LIVE_WAIT_SECONDS"] = 2.0
+    monkeypatch.setitem(live_app.config, "LIVE_WAIT_SECONDS", 2.0)
     phone.goto(seat_url)
     expect(phone.locator("#play")).to_be_visible()
     with live_app.app_context():
@@ -37,7 +37,6 @@ def test_a_live_page_keeps_asking_through_a_database_outage(live_app, live_serve
     finally:
         with live_app.app_context():
             db.engines[None] = working
-        live_app.config.pop("LIVE_WAIT_SECONDS")
     assert refusals and all(int(seconds) > 0 for seconds in refusals)
     move = urllib.request.Request(f"{live_server}/api/seats/{other_seat}/play", method="POST",
                                   data=json.dumps({"action": "name", "name": "Back again"}).encode(),

@@ -26,20 +26,33 @@ def wrong(code) -> tuple[int, ...]:
     return next(c for c in CODES if c != code)
 
 
-def give(state: State, team: str, clues=("alpha", "beta", "gamma")) -> State:
+def give_moves(state: State, team: str, clues=("alpha", "beta", "gamma")) -> list:
     """The team's encryptor looks at the code and gives clues (on their phone, else on the shared screen)."""
     encryptor = state.encryptor(team)
     seat = encryptor if state.roster(team)[encryptor - 1].player is not None else None
-    return state.apply(ShowCode(team, seat)).apply(GiveClues(team, clues, seat))
+    return [ShowCode(team, seat), GiveClues(team, clues, seat)]
 
 
-def decode(state: State, team: str, *, own_right=True, intercepted=False) -> State:
+def decode_moves(state: State, team: str, *, own_right=True, intercepted=False) -> list:
     """Both guesses on `team`'s code this round: the interception (from round 2) first, then its own."""
     code = state.current.of(team).code
     rival = "black" if team == "white" else "white"
-    if state.round > 1:
-        state = state.apply(Guess(rival, team, code if intercepted else wrong(code)))
-    return state.apply(Guess(team, team, code if own_right else wrong(code)))
+    guesses = [Guess(rival, team, code if intercepted else wrong(code))] if state.round > 1 else []
+    return guesses + [Guess(team, team, code if own_right else wrong(code))]
+
+
+def give(state: State, team: str, clues=("alpha", "beta", "gamma")) -> State:
+    """The state after give_moves."""
+    for move in give_moves(state, team, clues):
+        state = state.apply(move)
+    return state
+
+
+def decode(state: State, team: str, *, own_right=True, intercepted=False) -> State:
+    """The state after decode_moves."""
+    for move in decode_moves(state, team, own_right=own_right, intercepted=intercepted):
+        state = state.apply(move)
+    return state
 
 
 def play_round(state: State, white=(True, False), black=(True, False), clues=None) -> State:
