@@ -47,6 +47,8 @@ def test_a_solo_game_against_the_computer_to_the_end(phone, live_server, live_ap
             heard_a_computer = True
         if current.pending == "cube":
             choose(phone, hexes_of(current.cube_choices(1))[0], "cube")
+        elif current.pending == "disc":  # the habitat held this seat's disc already (an earlier answer)
+            choose(phone, hexes_of(current.disc_choices(1))[0], "disc")
         elif asks < 4:
             target = 2 + asks % 4
             choose(phone, hexes_of(current.ask_hexes(1, target))[asks], f"ask-{target}")

@@ -90,6 +90,8 @@ def test_a_solver_game_from_the_deal_form_to_the_review(browser, live_server, li
         phone.locator("#play .turn-banner").wait_for()  # the phone whose turn it is knows it
         if current.pending == "cube":
             choose(phone, telling_cube(current, seat), "cube")
+        elif current.pending == "disc":  # the habitat held the searcher's disc already (an earlier answer)
+            choose(phone, hexes_of(current.disc_choices(seat))[0], "disc")
         elif moves < 6:
             target = seat % 4 + 1
             ask = hexes_of(current.ask_hexes(seat, target))[moves]

@@ -98,6 +98,8 @@ def test_a_whole_game_on_three_phones_from_the_sheet(browser, live_server, live_
         phone.locator("#play .turn-banner").wait_for()
         if current.pending == "cube":
             choose(phone, hexes_of(current.cube_choices(seat))[0], "cube")
+        elif current.pending == "disc":  # the searcher had a disc on the habitat already (an earlier answer)
+            choose(phone, hexes_of(current.disc_choices(seat))[0], "disc")
         elif asks < 3:
             target = seat % 3 + 1
             choose(phone, hexes_of(current.ask_hexes(seat, target))[asks], f"ask-{target}")

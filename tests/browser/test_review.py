@@ -42,6 +42,8 @@ def finished_game(page, live_server, live_app, seed: int = 5) -> dict:
         seat = now.turn
         if now.pending == "cube":
             body = {"action": "cube", "hex": hex_json(rng.choice(hexes_of(now.cube_choices(seat))))}
+        elif now.pending == "disc":  # the searched hex held the searcher's disc already (an earlier answer)
+            body = {"action": "disc", "hex": hex_json(hexes_of(now.disc_choices(seat))[0])}
         elif not searched:  # a search the next seat's clue rules out: it stops it with a cube
             stopper = seat % 4 + 1
             hex = hexes_of(game.allowed(seat) & ~game.allowed(stopper) & ~now.all_cubes)[0]
