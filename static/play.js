@@ -87,14 +87,22 @@ async function followPlay() {
   }
 }
 
+// Taps so far: only the latest tap's answer is swapped in. Two quick taps (Cancel, then another hex) send two
+// requests whose answers may come back in either order; the earlier tap's, arriving last, would close the sheet
+// the player has just opened.
+let taps = 0;
 async function loadPlay(url) {
+  const tap = ++taps;
   const play = document.getElementById("play");
   const target = new URL(url, location.href);
   const live = new URL(play.dataset.live, location.href);
   live.search = target.search;
   const response = await fetch(live, { cache: "no-store" }).catch(() => null);
+  if (tap !== taps) return;
   if (!response || !response.ok) { location.href = url; return; }
-  swapPlay(await response.text(), true);
+  const text = await response.text();
+  if (tap !== taps) return;
+  swapPlay(text, true);
   history.replaceState(null, "", target.pathname + target.search);
 }
 

@@ -221,3 +221,26 @@ def test_a_search_on_ones_own_disc_places_the_extra_disc_from_the_sheet(browser,
 
 def row_col(index: int) -> dict:
     return {"row": index // 12, "col": index % 12}
+
+
+def test_of_two_quick_taps_the_later_one_wins_whatever_answer_comes_first(browser, live_server):
+    """A tap's answer that comes back after a later tap's is dropped: the sheet the player opened last stays (an
+    earlier tap's late answer once closed it, and a browser test waited in vain for its buttons)."""
+    table = browser.new_context().request.post(live_server + "/api/tables", data={"players": 3}).json()
+    context = browser.new_context(**PHONE)
+    phone = context.new_page()
+    phone.goto(live_server + urlsplit(table["seats"][0]["url"]).path)
+    # The page's own requests for hex 40's sheet take a second and a half longer than any other.
+    phone.evaluate("""() => {
+        const send = window.fetch;
+        window.fetch = (url, options) => String(url).includes("hex=40")
+            ? new Promise((done) => setTimeout(done, 1500)).then(() => send(url, options)) : send(url, options);
+    }""")
+    with phone.expect_response(lambda response: "hex=40" in response.url):
+        phone.locator("#play svg a[href*='hex=40#']").click()
+        phone.locator("#play svg a[href*='hex=52#']").click()
+        named = phone.locator("#sheet-heading .hex-name")
+        named.filter(has_text=hex_name(52)).wait_for()
+    phone.wait_for_timeout(500)  # hex 40's late answer has been read: it must not have replaced the sheet
+    assert named.all_inner_texts() == [hex_name(52)] and "hex=52" in phone.url
+    context.close()
