@@ -9,7 +9,7 @@ import re
 from companion.cryptid import markers
 from companion.cryptid.hexgrid import hexes_of
 from companion.cryptid.text import clue_text
-from companion.web.cryptid.refereed import load_markers
+from companion.web.cryptid.refereed import load_play
 
 from .conftest import PHONE
 from .test_play import choose, seat_link
@@ -30,7 +30,7 @@ def deal_markers(browser, live_server, live_app, players: int):
 
     def state() -> markers.State:
         with live_app.app_context():
-            return load_markers(game)
+            return load_play(game)
 
     return host, game, state
 

@@ -21,6 +21,13 @@ def wants_fragment() -> bool:
     return request.headers.get("X-Requested-With") == "fetch"
 
 
+def form_version(form) -> int | None:
+    """The version of the table a form was drawn from, which a move made from it must still find (a stale one is
+    refused); None when it names none."""
+    value = form.get("version", "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 6 else None
+
+
 def after_action(fragment: Callable[[], str], page_url: str, anchor: str = "#table") -> ResponseReturnValue:
     """The new fragment for the page's script, or a redirect back to the page for a plain form post."""
     if wants_fragment():

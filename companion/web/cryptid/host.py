@@ -46,7 +46,6 @@ from .panel import (
 from .refereed import (
     create_refereed,
     is_refereed,
-    load_markers,
     load_play,
     settle_reveal,
 )
@@ -104,7 +103,7 @@ def screen(token: str):
 def print_view(token: str):
     game = host_game(token)
     head = read_head(game.code)
-    state = (load_markers(game, head) if head.markers else load_play(game, head)) if head.refereed else None
+    state = load_play(game, head) if head.refereed else None
     seats = play.seat_cards(game, state, phone_base()[0]) if state else None
     return render_template("cryptid/game/print.html", game=game, back_url=host_url(game.code), seats=seats,
                            **board_context(game))

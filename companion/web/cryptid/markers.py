@@ -37,7 +37,7 @@ from companion.web.core import computers as worker
 from companion.web.core.errors import error_response
 from companion.web.core.i18n import gettext, language_digits, local_digits, ngettext
 from companion.web.core.live import long_poll_response, wait_for_change
-from companion.web.core.moves import act
+from companion.web.core.moves import act, form_version
 from companion.web.core.network import phone_base
 from companion.web.core.ratelimit import acts
 from companion.web.core.security import mark_private
@@ -50,14 +50,8 @@ from .dealing import dealer
 from .diagram import board_svg, hex_center, piece_marks
 from .head import TableHead, read_head
 from .models import MARKERS, ComputerSeat, RefereedTable
-from .play import COMPUTER_SEAT, MARKED_GONE, form_version, hex_and_terrain, seat_cards, seat_refusal, terrain_name
-from .refereed import (
-    draw_first,
-    load_markers,
-    load_markers_moves,
-    next_refereed_code,
-    submit_markers,
-)
+from .play import COMPUTER_SEAT, MARKED_GONE, hex_and_terrain, seat_cards, seat_refusal, terrain_name
+from .refereed import draw_first, load_moves, load_play, next_refereed_code, submit, submit_once
 from .tokens import seat_token
 
 bp = Blueprint("markers", __name__)
@@ -221,7 +215,7 @@ def _replayed(game: Game, state: markers.State, seat: int | None, replay: int | 
     number of the last step; (None, 0) outside a replay."""
     if replay is None or state.phase != OVER:
         return None, 0
-    moves = load_markers_moves(game)
+    moves = load_moves(game)
     steps = common.replay_steps(markers.State.initial(game, state.rules), moves)
     step = steps[min(replay, len(steps) - 1)]
     return markers.replay_view(state, moves, step, seat, gettext), len(steps) - 1
@@ -273,7 +267,7 @@ def _left_notice(state: markers.State, seat: int | None, robots: dict[int, str])
     if seat in robots:
         return str(COMPUTER_SEAT)
     if seat in state.left:
-        left_by_choice = any(isinstance(move, Leave) and move.seat == seat for move in load_markers_moves(state.game))
+        left_by_choice = any(isinstance(move, Leave) and move.seat == seat for move in load_moves(state.game))
         return markers.illegal_text("you_left", {}, gettext) if left_by_choice else str(MARKED_GONE)
     return None
 
@@ -345,7 +339,7 @@ def public_context(game: Game, state: markers.State) -> dict:
 # Pages, handed over by the classic routes --------------------------------------------------------------------
 
 def seat_page(token: str, game: Game, seat: int, head: TableHead):
-    state = load_markers(game, head)
+    state = load_play(game, head)
     if claims.status(game.code, claim_key(seat)) == claims.ELSEWHERE:
         names = state.display_names(gettext)
         return render_template("cryptid/play/take_over.html", game=game, seat=seat, names=names,
@@ -355,20 +349,20 @@ def seat_page(token: str, game: Game, seat: int, head: TableHead):
 
 
 def host_page(token: str, game: Game, head: TableHead):
-    state = load_markers(game, head)
+    state = load_play(game, head)
     return render_template("cryptid/markers/table.html", **host_context(token, game, state),
                            etag=host_etag(game, state))
 
 
 def public_page(game: Game, head: TableHead):
-    state = load_markers(game, head)
+    state = load_play(game, head)
     return render_template("cryptid/markers/table.html", **public_context(game, state), etag=public_etag(state))
 
 
 # Live fragments and moves --------------------------------------------------------------------------------------
 
 def _live(game: Game, make_context, etag_of):
-    return long_poll_response(game.code, lambda: load_markers(game), etag_of,
+    return long_poll_response(game.code, lambda: load_play(game), etag_of,
                               lambda state: render_live({**make_context(state), "etag": etag_of(state)}))
 
 
@@ -438,7 +432,7 @@ def seat_act(token: str):
         return render_live({**seat_context(token, game, seat, state), "etag": seat_etag(game, seat, state)})
 
     return act(lambda: form_move(seat, request.form),
-               lambda move: submit_markers(game, move, form_version(request.form)),
+               lambda move: submit_once(game, move, form_version(request.form)),
                fragment, url_for("seats.seat", token=token), refusals=(markers.IllegalMove,), refused=refusal,
                malformed=computers.MALFORMED_MOVE, anchor="#board")
 
@@ -452,14 +446,14 @@ def host_act(token: str):
     mark_private()
     action = request.form.get("action")
     target = _seat_number(request.form.get("target", ""))
-    moves = {"start": lambda: Start(draw_first(game).first), "end": End,
+    moves = {"start": lambda: Start(draw_first(game)), "end": End,
              "host_gone": lambda: None if target is None else HostGone(target)}
 
     def fragment(state):
         return render_live({**host_context(token, game, state), "etag": host_etag(game, state)})
 
     return act(lambda: moves[action]() if action in moves else None,
-               lambda move: submit_markers(game, move, form_version(request.form)), fragment,
+               lambda move: submit_once(game, move, form_version(request.form)), fragment,
                url_for("host.screen", token=token), refusals=(markers.IllegalMove,), refused=refusal,
                malformed=computers.MALFORMED_MOVE, anchor="#play")
 
@@ -472,7 +466,7 @@ def host_hand_over(token: str):
     game = markers_game(host_game(token))
     mark_private()
     return computers.hand_over_response(
-        game, load_markers, lambda state: state.in_game,
+        game, load_play, lambda state: state.in_game,
         lambda state: render_live({**host_context(token, game, state), "etag": host_etag(game, state)}),
         url_for("host.screen", token=token))
 
@@ -488,8 +482,8 @@ def view_json(game: Game, state: markers.State, seat: int | None = None) -> dict
 def api_state(game: Game, seat: int | None, wait: int | None) -> dict:
     """The viewer's JSON; with `wait`, long-polled until the version is no longer that."""
     if wait is not None:
-        wait_for_change(game.code, str(wait), lambda: str(load_markers(game).version))
-    return view_json(game, load_markers(game), seat)
+        wait_for_change(game.code, str(wait), lambda: str(load_play(game).version))
+    return view_json(game, load_play(game), seat)
 
 
 def api_move(seat: int, data: dict) -> markers.Move | None:
@@ -532,7 +526,7 @@ def api_submit(game: Game, seat: int, data: dict):
                                      '{"action": "leave"}, {"action": "vote_gone" or "withdraw_gone", "seat": S} '
                                      'or {"action": "name", "name": N}.')), 400
     try:
-        state = submit_markers(game, move, version)
+        state = submit(game, move, version)
     except markers.IllegalMove as exc:
         return jsonify(error=markers.illegal_text(exc.reason, exc.params, gettext)), 409
     except Conflict as exc:
@@ -568,7 +562,7 @@ def pending_turns() -> list[tuple]:
             tables.setdefault(code, set()).add(seat)
     owed = []
     for code, seats in tables.items():
-        state = load_markers(dealer().load(code))
+        state = load_play(dealer().load(code))
         if state.phase == markers.TURNS and state.turn in seats:
             owed.append(("claim", code, state.version, state.turn))
         elif state.phase != OVER:
@@ -582,11 +576,11 @@ def take_turn(turn: tuple) -> None:
     kind, code, version, seat, *target = turn
     game = dealer().load(code)
     level = computer_seats(code).get(seat)
-    state = load_markers(game)
+    state = load_play(game)
     if level is None or state.version != version or (kind == "claim" and state.turn != seat):
         return
     try:
-        submit_markers(game, VoteGone(seat, target[0]) if kind == "gone" else decide(state, seat, level), version)
+        submit(game, VoteGone(seat, target[0]) if kind == "gone" else decide(state, seat, level), version)
     except (Conflict, markers.IllegalMove):  # another worker took this turn first
         pass
 

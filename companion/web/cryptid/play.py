@@ -27,6 +27,7 @@ from companion.cryptid.play import (
     Leave,
     Name,
     Search,
+    Start,
     State,
     VoteGone,
     WithdrawGone,
@@ -48,7 +49,7 @@ from companion.web.core import claims
 from companion.web.core.errors import error_response
 from companion.web.core.i18n import gettext, language_digits
 from companion.web.core.live import long_poll_response
-from companion.web.core.moves import act
+from companion.web.core.moves import act, form_version
 from companion.web.core.network import listens_on_loopback, phone_base
 from companion.web.core.qr import qr_svg
 from companion.web.core.ratelimit import acts
@@ -94,7 +95,7 @@ from .refereed import (
     load_moves,
     load_play,
     next_refereed_code,
-    submit,
+    submit_once,
 )
 from .review import replay_solver, review_rows
 
@@ -393,19 +394,6 @@ def _int(value) -> int:
     return int(text)
 
 
-def submit_once(game: Game, move, version: int | None) -> State:
-    """submit(), except that the same move sent again for the version it already moved on from (a double tap on
-    Confirm, or a form sent twice) is not an error: the move was made once, and the answer is the game now."""
-    try:
-        return submit(game, move, version)
-    except (IllegalMove, Conflict) as error:
-        if version is not None and getattr(error, "reason", "stale_version") == "stale_version":
-            moves = load_moves(game)
-            if version < len(moves) and moves[version] == move:
-                return load_play(game)
-        raise
-
-
 # Pages ---------------------------------------------------------------------------------------------------------
 
 def _replay_step(state: State) -> int | None:
@@ -650,7 +638,7 @@ def host_move(game: Game, form) -> object:
     """The move the host screen's form names: start the game (drawing the first player) or mark a player gone."""
     action = form.get("action")
     if action == "start":
-        return draw_first(game)
+        return Start(draw_first(game))
     if action == "host_gone":
         return HostGone(_int(form.get("target")))
     return None
@@ -669,12 +657,6 @@ def host_act(token: str):
     return act(lambda: host_move(game, request.form), lambda move: submit_once(game, move, form_version(request.form)),
                fragment, url_for("host.screen", token=token),
                refusals=(IllegalMove,), refused=play_error, malformed=MALFORMED_MOVE, anchor="#play")
-
-
-def form_version(form) -> int | None:
-    """The version a form says its move was made at (a stale one is refused); None when it names none."""
-    value = form.get("version", "")
-    return int(value) if value.isascii() and value.isdigit() and len(value) <= 6 else None
 
 
 @bp.post("/h/<token>/computer")

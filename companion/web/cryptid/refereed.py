@@ -1,4 +1,5 @@
-"""Refereed games in the database: each game's moves are rows (code, seq) and its state is their fold.
+"""Refereed Cryptid tables: which games the site referees and as which variant (variants.py), their states and
+moves through the core's referee (core/referee.py).
 
 A move is checked against the state folded from the log, then inserted as row seq = version + 1 under a unique
 (code, seq) constraint, in the same transaction that touches the table (which wakes live updates). Two moves
@@ -13,19 +14,13 @@ import secrets
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 
-from companion.cryptid import Game, markers
-from companion.cryptid.play import OVER, IllegalMove, Move, Reveal, Start, State
+from companion.cryptid import Game
 from companion.web.core.db import db, writing
-from companion.web.core.store import (
-    Conflict,
-    append_move,
-    load_log,
-    stamped_cache,
-    touch,
-)
+from companion.web.core.store import Conflict, touch
 
 from .head import TableHead, read_head
 from .models import CLASSIC, ComputerSeat, RefereedTable
+from .variants import VARIANTS, Variant
 
 
 def is_refereed(game: Game, head: TableHead | None = None) -> bool:
@@ -45,7 +40,7 @@ def has_solver(game: Game, head: TableHead | None = None) -> bool:
 
 
 def create_refereed(game: Game, start: bool = False, previous: Game | None = None, solver: bool = False,
-                    computers: dict[int, str] | None = None, variant: str = CLASSIC) -> State | markers.State:
+                    computers: dict[int, str] | None = None, variant: str = CLASSIC):
     """Make `game` a refereed table (idempotent); with start, draw the first player and begin at once.
     solver: each phone shows the solver (the next game of a table keeps its choice);
     `computers`: the seats computer players take, with their levels (docs/cryptid-play.md section 10);
@@ -65,62 +60,48 @@ def create_refereed(game: Game, start: bool = False, previous: Game | None = Non
                 db.session.execute(update(RefereedTable).where(RefereedTable.code == previous.code).values(next_code=game.code))
     except IntegrityError:  # created by a racing request: the same table
         pass
-    if read_head(game.code).markers:
-        state = load_markers(game)
-        if start and state.version == 0:
-            state = submit_markers(game, markers.Start(draw_first(game).first))
-        return state
-    state = load_play(game)
+    head = read_head(game.code)
+    state = load_play(game, head)
     if start and state.version == 0:
-        state = submit(game, draw_first(game))
+        state = submit(game, variant_of(head).start(draw_first(game)))
     return state
 
 
-def draw_first(game: Game) -> Start:
+def draw_first(game: Game) -> int:
     """The first player, drawn at random when the game starts (docs/cryptid-play.md section 1)."""
-    return Start(secrets.randbelow(game.players) + 1)
+    return secrets.randbelow(game.players) + 1
 
 
-def load_moves(game: Game) -> list[Move]:
-    return [Move.from_json(data) for data in load_log(game.code)]
+def variant_of(head: TableHead) -> Variant:
+    """The record of the game the table is refereed as (classic for a box game's head, which has none)."""
+    return VARIANTS[head.variant]
 
 
-def load_play(game: Game, head: TableHead | None = None) -> State:
-    """The game as its moves leave it: folded once per change of the table, then remembered."""
-    stamp = (head or read_head(game.code)).stamp
-    return stamped_cache().get("moves", game.code, stamp, lambda: State.replay(game, load_moves(game)))
+def load_moves(game: Game, head: TableHead | None = None) -> list:
+    """The table's move log, as its variant's moves."""
+    return variant_of(head or read_head(game.code)).moves(game)
 
 
-def submit(game: Game, move: Move, version: int | None = None) -> State:
-    """Apply one move: IllegalMove when the rules (or a stale `version`) forbid it, Conflict when another move
-    took its place first; either way nothing changes. Returns the new state."""
-    return _append(game, move, version, load_play)
+def load_play(game: Game, head: TableHead | None = None):
+    """The game as its moves leave it (classic or Markers, as the table was dealt): folded once per change of the
+    table, then remembered; `head` if the caller just read it."""
+    head = head or read_head(game.code)
+    return variant_of(head).referee(game).state(head.stamp)
 
 
-def _append(game: Game, move, version: int | None, load):
-    """Check the move against the state `load` folds and store it as the next row of the log, or raise."""
-    state = load(game)
-    state.check_version(version)
-    following = state.apply(move)
-    if not append_move(game.code, following.version, move.to_json()):
-        raise Conflict(load(game))
-    return following
+def submit(game: Game, move, version: int | None = None):
+    """Apply one move: the variant's IllegalMove when the rules (or a stale `version`) forbid it, Conflict when
+    another move took its place first; either way nothing changes. Returns the new state."""
+    return variant_of(read_head(game.code)).referee(game).play(move, version)
 
 
-def load_markers(game: Game, head: TableHead | None = None) -> markers.State:
-    """A Markers table's game as its moves leave it (the same move log, this variant's moves), remembered per change."""
-    stamp = (head or read_head(game.code)).stamp
-    return stamped_cache().get("markers", game.code, stamp, lambda: markers.State.replay(game, load_markers_moves(game)))
-
-
-def load_markers_moves(game: Game) -> list[markers.Move]:
-    """A Markers table's move log, for its replay."""
-    return [markers.Move.from_json(data) for data in load_log(game.code)]
-
-
-def submit_markers(game: Game, move: markers.Move, version: int | None = None) -> markers.State:
-    """submit() for a Markers table: markers.IllegalMove or Conflict, and nothing changes; else the new state."""
-    return _append(game, move, version, load_markers)
+def submit_once(game: Game, move, version: int | None):
+    """submit(), except that the same move sent again for the version it already moved on from (a double tap on
+    Confirm, or a form sent twice) is not an error: the move was made once, and the answer is the game now."""
+    rules = variant_of(read_head(game.code))
+    return rules.referee(game).play_once(
+        move, version, lambda: rules.moves(game), lambda error: getattr(error, "reason", "") == "stale_version",
+        (rules.illegal_move,))
 
 
 def settle_reveal(game: Game) -> None:
@@ -128,18 +109,10 @@ def settle_reveal(game: Game) -> None:
     head = read_head(game.code)
     if not head.refereed:
         return
-    if head.markers:
-        state = load_markers(game, head)
-        if state.phase != markers.OVER:
-            try:
-                submit_markers(game, markers.End(), state.version)
-            except (markers.IllegalMove, Conflict):
-                settle_reveal(game)
-        return
-    state = load_play(game)
-    if state.phase != OVER:
+    rules = variant_of(head)
+    state = load_play(game, head)
+    if state.phase != rules.over:
         try:
-            submit(game, Reveal(), state.version)
-        except (IllegalMove, Conflict):
+            submit(game, rules.reveal(), state.version)
+        except (rules.illegal_move, Conflict):
             settle_reveal(game)  # a move came first: try again on the new state
-

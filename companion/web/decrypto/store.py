@@ -3,15 +3,16 @@
 A table's log holds every game it played: a {"action": "next_game"} row starts the next game, so the current
 game is the moves after the last such row, folded into the setup stored with the table. Rows written before moves
 were keyed by "action" say {"type": ...}; Move.from_json and this module read both (docs/decrypto-rules.md
-section 13). Moves are appended through the shared store (core.store.append_move): checked against the folded
-state, then inserted as the next seq under the unique (code, seq), so of two racing moves one lands and the
+section 13). A table is refereed through the core (core/referee.py), as every game's is: its state folded once per
+change of the table and remembered, a move checked against it (and against the version the form showed, when it
+names one), then inserted as the next seq under the unique (code, seq), so of two racing moves one lands and the
 other gets Conflict.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 
 from flask import current_app
@@ -26,7 +27,8 @@ from companion.decrypto import (
     load_words,
     used_after,
 )
-from companion.web.core.db import MoveRecord, db, writing
+from companion.web.core.db import MoveRecord, db, utcnow, writing
+from companion.web.core.referee import Referee
 from companion.web.core.store import Conflict, append_move, touch
 from companion.web.core.tokens import new_id
 
@@ -47,6 +49,21 @@ class DecryptoTable:
     # When the first team's clues of the round being played came in, while the other team is still writing:
     # the box's sand timer runs from then (None otherwise).
     clues_in_at: datetime | None = None
+
+    def check_version(self, version: int | None) -> None:
+        """Conflict when a form was sent from another version of the table than this one (None: it names none)."""
+        if version is not None and version != self.version:
+            raise Conflict(self)
+
+    def apply(self, move: Move) -> DecryptoTable:
+        """The table after one more move (the engine's IllegalMove when the rules refuse it)."""
+        state = self.state.apply(move)
+        clues_in_at = self.clues_in_at
+        if isinstance(move, GiveClues) and state.current is not None:
+            clues_in_at = utcnow() if sum(t.given for t in state.current.transmissions) == 1 else None
+        if state.current is None or all(t.given for t in state.current.transmissions):
+            clues_in_at = None
+        return replace(self, state=state, version=self.version + 1, clues_in_at=clues_in_at)
 
 
 def server_key() -> bytes:
@@ -71,8 +88,18 @@ def create_table(team_sizes: tuple[int, int] | None, language: str | None, endin
     return code
 
 
+def referee(code: str) -> Referee:
+    """The table `code` as the core referees it."""
+    return Referee("decrypto", code, lambda: _fold(code))
+
+
 def load_table(code: str) -> DecryptoTable | None:
-    """The table as the database holds it now; None when there is no such table."""
+    """The table as its moves leave it, remembered per change of the table; None when there is no such table."""
+    return referee(code).state()
+
+
+def _fold(code: str) -> DecryptoTable | None:
+    """The table as the database holds it now, folded from its setup and the current game's moves."""
     record = db.session.get(DecryptoTableRecord, code)
     if record is None:
         db.session.commit()
@@ -102,13 +129,10 @@ def load_table(code: str) -> DecryptoTable | None:
 _LOG = select(MoveRecord.data, MoveRecord.made_at).where(MoveRecord.code == bindparam("code")).order_by(MoveRecord.seq)
 
 
-def play(table: DecryptoTable, move: Move) -> DecryptoTable:
-    """Apply one move: IllegalMove when the rules refuse it, Conflict when another move took its place."""
-    following = table.state.apply(move)
-    if not append_move(table.code, table.version + 1, move.to_json()):
-        raise Conflict(load_table(table.code))
-    return load_table(table.code) if isinstance(move, GiveClues) else DecryptoTable(
-        table.code, following, table.version + 1, table.used, table.clues_in_at)
+def play(table: DecryptoTable, move: Move, version: int | None = None) -> DecryptoTable:
+    """Apply one move to the table as it is now: IllegalMove when the rules refuse it, Conflict when a `version`
+    the form showed is no longer current or another move took its place; either way nothing changes."""
+    return referee(table.code).play(move, version)
 
 
 def next_game(table: DecryptoTable) -> DecryptoTable:

@@ -55,7 +55,7 @@ from companion.web.core.errors import error_response
 from companion.web.core.forms import Form
 from companion.web.core.i18n import LANGUAGES, current_language, gettext, local_digits
 from companion.web.core.live import long_poll_response
-from companion.web.core.moves import act, wants_fragment
+from companion.web.core.moves import act, form_version, wants_fragment
 from companion.web.core.network import phone_base
 from companion.web.core.qr import qr_svg
 from companion.web.core.ratelimit import acts, deals
@@ -570,7 +570,7 @@ def host_act(token: str):
 
     def apply(move):
         if move != NEXT_GAME:
-            return play(table, move)
+            return play(table, move, form_version(request.form))
         if not table.state.is_game_over():
             raise GameNotOver()
         return next_game(table)

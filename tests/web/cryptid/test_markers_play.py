@@ -26,10 +26,10 @@ def site(fresh_database_app):
 
 def server_state(app, code: str) -> markers.State:
     from companion.web.cryptid.common import game_or_404
-    from companion.web.cryptid.refereed import load_markers
+    from companion.web.cryptid.refereed import load_play
 
     with app.test_request_context():
-        return load_markers(game_or_404(code))
+        return load_play(game_or_404(code))
 
 
 def deal_by_form(client, players: int = 3, **extra) -> str:

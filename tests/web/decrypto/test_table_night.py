@@ -141,8 +141,15 @@ def test_a_seat_without_a_phone_is_played_from_the_host_screen(app):
     Phone(client, LINK.findall(page)[3]).act(action="join", name="B2")
     hosted = client.get(host + "/seat/black-2/live").get_data(as_text=True)
     assert "You play for Black" not in hosted and 'class="keyword"' not in hosted
-    # A phone that is gone: the host lets its seat go and the table plays it.
-    host_post(client, host, action="free_seat", seat="white-2")
+    # A phone that is gone: the host lets its seat go and the table plays it. The form names the version the host
+    # screen showed; pressed after the table moved on (here the seat's phone acted meanwhile), it is refused and
+    # the phone keeps its seat.
+    shown = stored(client, host).version
+    white[1].act(action="show_code")  # White encrypts round 2 on its second phone
+    assert "Another move came first" in host_post(client, host, 409, action="free_seat", seat="white-2",
+                                                   version=str(shown))
+    assert client.get(host + "/seat/white-2").status_code == 409
+    host_post(client, host, action="free_seat", seat="white-2", version=str(stored(client, host).version))
     assert client.get(host + "/seat/white-2").status_code == 200
 
 
@@ -400,3 +407,14 @@ def test_phones_are_told_who_starts_the_game_and_whose_address_is_private(app):
     host, page = open_table(client)
     shared = client.get(host + "/seat/black-1").get_data(as_text=True)
     assert "yours alone" not in shared and "Back to the table screen" in shared
+
+
+def test_a_table_is_folded_once_per_change_and_remembered_between(app):
+    """The store folds a table's log once per change of the table (the core's stamped cache), as Cryptid's."""
+    client = app.test_client()
+    host, phones = seated_table(client)
+    first = stored(client, host)
+    assert stored(client, host) is first  # nothing changed: the same folded table
+    phones["white"][0].act(action="show_code")
+    following = stored(client, host)
+    assert following is not first and following.version == first.version + 1
