@@ -345,7 +345,7 @@ def _run_bots(args) -> int:
 def _run_markers_bots(args) -> int:
     """Markers games per player count: how they end, the first player's share and each level's win rate."""
     from companion.cryptid.markers import PLAYER_COUNTS, RULES, Rules
-    from companion.cryptid.markers_bots import ALL_LEVELS
+    from companion.cryptid.markers.bots import ALL_LEVELS
 
     from .markersplay import format_markers, run_markers
     from .measure import machine_line

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from companion.cryptid.generator import new_game
 from companion.cryptid.markers import FOUND, OVER, RULES, Rules, Start, State, view
-from companion.cryptid.markers_bots import ALL_LEVELS, Level, choose_claim
+from companion.cryptid.markers.bots import ALL_LEVELS, Level, choose_claim
 from companion.cryptid.rng import Stream
 
 CLAIM_CAP = 64  # more claims than the markers allow: a game still running then is counted as unfinished

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from companion.cryptid.markers import OVER, ItsHere, Start, State, view
-from companion.cryptid.markers_bots import (
+from companion.cryptid.markers.bots import (
     ALL_LEVELS,
     LEVELS,
     choose_claim,

@@ -15,7 +15,8 @@ from babel.lists import format_list
 from flask_babel import get_locale, lazy_gettext
 from sqlalchemy import select
 
-from companion.cryptid import Game, markers, markers_bots
+from companion.cryptid import Game, markers
+from companion.cryptid.markers import bots as markers_bots
 from companion.cryptid.hexgrid import ALL_HEXES, HEX_COUNT, hex_name
 from companion.cryptid.markers import (
     ITS_HERE,

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from companion.cryptid import markers
-from companion.cryptid.hexgrid import HEX_COUNT, hex_row_col
+from companion.cryptid.hexgrid import ALL_HEXES, HEX_COUNT, hex_name, hex_row_col, hexes_of
 from companion.cryptid.text import clue_text
 from companion.web.cryptid.tokens import host_token, seat_token
 
@@ -110,7 +110,7 @@ def _check_phone_saw_nothing_secret(state: markers.State, seat: int, html: str, 
     assert data["reveal"] is None
     assert data["clues"] == [clue.to_json() for clue in state.game.seat_clues(seat)]
     own = next((hex for s, hex in state.sealed if s == seat), None)
-    assert data["sealed"] == (None if own is None else markers.hex_name(own))
+    assert data["sealed"] == (None if own is None else hex_name(own))
     assert ("Your sealed claim" in html) == (own is not None)
     assert not any(key in json.dumps(data) for key in ("habitat",))
 
@@ -254,7 +254,7 @@ def test_three_right_claims_say_who_was_right_who_held_most_and_why_that_wins(si
         wants = {order[0]: 2, order[1]: 0, order[2]: 0}
         picks = {}
         for seat in order:
-            picks[seat] = next((h for h in markers.hexes_of(markers.ALL_HEXES & ~state.allowed(seat))
+            picks[seat] = next((h for h in hexes_of(ALL_HEXES & ~state.allowed(seat))
                                 if _objections(state, seat, h) == wants[seat] and h not in picks.values()), None)
         if None not in picks.values():
             break
@@ -268,7 +268,7 @@ def test_three_right_claims_say_who_was_right_who_held_most_and_why_that_wins(si
     state = server_state(site, code)
     assert state.winners == (order[0],) and state.right == tuple(order)
     names = [f"Player {seat}" for seat in order]
-    expected = (f"{names[0]}, {names[1]}, and {names[2]} were all right about {markers.hex_name(habitat)} in the "
+    expected = (f"{names[0]}, {names[1]}, and {names[2]} were all right about {hex_name(habitat)} in the "
                 f"same round. When several claims are right, the claimant with the most markers in hand wins: "
                 f"{names[0]}, with 3 markers.")
     for path in (f"/s/{seat_token(code, 1)}", f"/h/{host_token(code)}", f"/games/{code}"):
@@ -286,7 +286,7 @@ def test_the_markers_sheet_names_the_hex_and_its_terrain(site):
     terrain = TERRAIN_NAMES[state.game.board.cell(40)[0]]
     page = client.get(f"/s/{seat_token(code, 1)}?hex=40").get_data(as_text=True)
     heading = page[page.index('id="sheet-heading"'):page.index("</h2>", page.index('id="sheet-heading"'))]
-    assert markers.hex_name(40) in heading and f'<span class="terrain">{terrain}</span>' in heading
+    assert hex_name(40) in heading and f'<span class="terrain">{terrain}</span>' in heading
 
 
 def test_the_last_player_standing_is_named_as_the_winner(site):
@@ -306,9 +306,9 @@ def test_one_right_claim_says_who_was_right_and_where(site):
     _claim(client, code, order[0], markers.ITS_HERE, state.game.habitat)
     for seat in order[1:]:
         now = server_state(site, code)
-        _claim(client, code, seat, markers.NOT_HERE, next(iter(markers.hexes_of(now.not_here_choices(seat)))))
+        _claim(client, code, seat, markers.NOT_HERE, next(iter(hexes_of(now.not_here_choices(seat)))))
     state = server_state(site, code)
     assert state.right == (order[0],) == state.winners
-    name, place = f"Player {order[0]}", markers.hex_name(state.game.habitat)
+    name, place = f"Player {order[0]}", hex_name(state.game.habitat)
     page = client.get(f"/games/{code}").get_data(as_text=True)
     assert f"{name} was right: the creature is on {place}. {name} wins." in page

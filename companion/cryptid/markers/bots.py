@@ -17,9 +17,10 @@ import random
 from dataclasses import dataclass
 from math import log2
 
-from .deduction import Evidence, clue_table, posterior, seat_clues
-from .hexgrid import ALL_HEXES, HEX_COUNT, hexes_of
-from .markers import ItsHere, Move, NotHere, View
+from ..deduction import Evidence, clue_table, posterior, seat_clues
+from ..hexgrid import ALL_HEXES, HEX_COUNT, hexes_of
+from .moves import ItsHere, Move, NotHere
+from .view import View
 
 PER_CLUE, EXACT = "per_clue", "exact"
 

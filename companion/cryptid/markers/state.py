@@ -1,190 +1,70 @@
-"""The "Markers" variant (docs/cryptid-markers.md): 2-4 players claim "not here" and "it's here" with markers, and
-the server, holding every clue, checks each claim.
+"""A Markers game folded from its moves: the State (the public record, the hands and every seat's clues),
+the rules that check a move against it, and the moves a seat may make now.
 
-The same shape as refereed play (play.py): small frozen moves with one JSON form, one IllegalMove error, a State
-folded from the move log (State.initial, State.replay, apply), legal_moves(state, seat), and a pure
-view(state, viewer) that alone decides what a seat may see. The board, the clues and the dealer are Cryptid's:
-a game is a generator.Game for 2, 3 or 4 players (2 players hold two clues each, as in the 2-player variant).
-
-Every clue answers on its own. The engine keeps, per clue (in the game's clue order), the hexes it has been
-publicly seen to allow and to rule out; that, the markers, the hands and the log are the public record. How the
-points the original description leaves open are read is a Rules value; RULES is the reading played here, the
-others exist so that the simulation (companion/ops/markersplay.py) can measure them.
-
-A vanished player is marked gone with the classic game's VoteGone, WithdrawGone and HostGone; only the seats still
-in the game (not out of the turns) vote and can be voted for. replay_view draws a finished game's earlier steps.
-"""
+Every clue answers on its own. The state keeps, per clue (in the game's clue order), the hexes it has been
+publicly seen to allow and to rule out; that, the markers, the hands and the log are the public record. A
+vanished player is marked gone with VoteGone, WithdrawGone and HostGone; only the seats still in the game (not
+out of the turns) vote and can be voted for."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
-from typing import ClassVar, Iterable, NamedTuple, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Iterable, NamedTuple
 
-from .clues import Clue, clue_areas
-from .generator import Game
-from .hexgrid import ALL_HEXES, HEX_COUNT, hex_name, hex_row_col, hexes_of
-from .play import HostGone as HostGone
-from .play import IllegalMove as _NameError
-from .play import Move as _ClassicMove
-from .play import (
-    MoveFormatError as MoveFormatError,  # the same error for a JSON value that is no move
+from ..clues import clue_areas
+from ..generator import Game
+from ..hexgrid import ALL_HEXES, HEX_COUNT, hex_row_col, hexes_of
+from ..text import Translate, seat_name, untranslated
+from .moves import (
+    End,
+    HostGone,
+    IllegalMove,
+    ItsHere,
+    Leave,
+    Move,
+    Name,
+    NotHere,
+    Start,
+    VoteGone,
+    WithdrawGone,
+    clean_name,
+    is_int,
 )
-from .play import VoteGone as VoteGone
-from .play import WithdrawGone as WithdrawGone
-from .play import clean_name as _clean_name
-from .text import N_, Translate, illegal_move_text, seat_name, untranslated
-
-PLAYER_COUNTS = (2, 3, 4)
-SUPPLY = 16  # every marker of the game: the hands are dealt from it, the rest stays beside the board
-HAND_SIZES = {2: 4, 3: 3, 4: 2}
-
-LOBBY, TURNS, OVER = "lobby", "turns", "over"
-NOT_HERE, ITS_HERE = "not_here", "its_here"
-# Log actions besides the two claims.
-OBJECT, SILENT, ALLOWS, RULES_OUT = "object", "silent", "allows", "rules_out"
-PAY, REFUND, BORROW, OUT, WIN, LEAVE = "pay", "refund", "borrow", "out", "win", "leave"
-SEAL = "seal"  # a sealed "it's here": who, not where, until the end of the round
-# How a game ended.
-FOUND, LAST_STANDING, EXHAUSTED, ENDED, ABANDONED = "found", "last_standing", "exhausted", "ended", "all_left"
-
-# The readings of the open points (docs/cryptid-markers.md).
-EVERY, FIRST = "every", "first"  # point 6: every objector pays, or the first objection ends the check
-PAY_EACH, PAY_FIRST, TAKE = "pay_each", "pay_first", "take"  # point 3: who pays whom after a wrong "it's here"
-STAYS_OUT, BORROWS = "out", "borrow"  # point 4: a player without markers is out, or borrows one to play
-LATER, EARLIER, SHARE = "later", "earlier", "share"  # point 5: two right sealed claims, as many markers
-
-
-@dataclass(frozen=True, slots=True)
-class Rules:
-    """One reading of the open points: objections (6), a wrong "it's here" (3), an empty hand (4), and how a game
-    lasts and ends (5): whether a "not here" nobody objects to is refunded from the supply, whether "it's here"
-    claims are sealed until the end of the round, and how ties between right sealed claims are settled."""
-
-    objections: str = EVERY
-    wrong_claim: str = PAY_EACH
-    empty_hand: str = STAYS_OUT
-    refund: bool = True
-    sealed: bool = True  # point 5 too: "it's here" claims are sealed and all checked at the end of the round
-    ties: str = SHARE  # right sealed claims with as many markers: they share the win, or the later or earlier wins
-
-    def to_text(self) -> str:
-        """The "name=value,..." form that from_text reads."""
-        return ",".join(f"{f.name}={_text_value(getattr(self, f.name))}" for f in fields(self))
-
-    @classmethod
-    def from_text(cls, text: str) -> "Rules":
-        """Rules from "name=value,..." (the simulation command's --rules); ValueError for anything else."""
-        values: dict[str, object] = {}
-        for part in filter(None, text.split(",")):
-            name, _, value = part.partition("=")
-            if name not in _READINGS:
-                raise ValueError(f"no reading called {name!r}; readings: {', '.join(_READINGS)}")
-            choices = _READINGS[name]
-            if value not in choices:
-                raise ValueError(f"{name} is one of {', '.join(choices)}, not {value!r}")
-            values[name] = value == "yes" if name in ("refund", "sealed") else value
-        return cls(**values)
-
-
-def _text_value(value: str | bool) -> str:
-    return ("yes" if value else "no") if isinstance(value, bool) else value
-
-
-_READINGS = {
-    "objections": (EVERY, FIRST),
-    "wrong_claim": (PAY_EACH, PAY_FIRST, TAKE),
-    "empty_hand": (STAYS_OUT, BORROWS),
-    "refund": ("yes", "no"),
-    "sealed": ("yes", "no"),
-    "ties": (SHARE, LATER, EARLIER),
-}
-RULES = Rules()  # the reading played at the table, chosen by simulation (docs/cryptid-markers.md)
-
-
-class IllegalMove(ValueError):
-    """A move the rules forbid now. `reason` is a stable key, `params` fill the message; str() reads well."""
-
-    def __init__(self, reason: str, **params) -> None:
-        self.reason = reason
-        self.params = params
-        super().__init__(illegal_text(reason, params))
-
-
-def clean_name(name: str) -> str:
-    """A display name with its whitespace collapsed, as in the classic game; IllegalMove when it is not one."""
-    try:
-        return _clean_name(name)
-    except _NameError as error:
-        raise IllegalMove(error.reason, **error.params) from None
-
-
-class Move(_ClassicMove):
-    """A move of this variant: a frozen value with the JSON form of the classic game's moves (play.Move), read back
-    by Move.from_json into this variant's move types (MoveFormatError for anything else)."""
-
-    __slots__ = ()
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-@dataclass(frozen=True, slots=True)
-class Start(Move):
-    """Deal the hands and begin with `first` (the caller draws it)."""
-
-    action: ClassVar[str] = "start"
-    first: int
-
-
-@dataclass(frozen=True, slots=True)
-class Name(Move):
-    """A player's display name; allowed in every phase, and not logged."""
-
-    action: ClassVar[str] = "name"
-    seat: int
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class NotHere(Move):
-    """Claim "not here" on a hex the seat's own clues rule out, putting a marker on it."""
-
-    action: ClassVar[str] = "not_here"
-    seat: int
-    hex: int
-
-
-@dataclass(frozen=True, slots=True)
-class ItsHere(Move):
-    """Claim "it's here" on a hex the seat's own clues allow, putting a marker on it; every clue checks it."""
-
-    action: ClassVar[str] = "its_here"
-    seat: int
-    hex: int
-
-
-@dataclass(frozen=True, slots=True)
-class Leave(Move):
-    """A seat leaves: its clues keep answering, its markers go back to the supply, it never acts again."""
-
-    action: ClassVar[str] = "leave"
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class End(Move):
-    """The table ends the game (the host's button): no winner, every clue shown."""
-
-    action: ClassVar[str] = "end"
-
-
-# Marking a vanished player gone uses the classic game's moves and JSON forms, VoteGone, WithdrawGone and HostGone
-# (docs/cryptid-markers.md section 5); here only the seats still in the game vote and can be voted for.
-MOVE_TYPES: dict[str, type[_ClassicMove]] = {
-    kind.action: kind for kind in (Start, Name, NotHere, ItsHere, Leave, End, VoteGone, WithdrawGone, HostGone)
-}
-Move.types = MOVE_TYPES
+from .rules import (
+    ABANDONED,
+    ALLOWS,
+    BORROW,
+    BORROWS,
+    ENDED,
+    EXHAUSTED,
+    FIRST,
+    FOUND,
+    HAND_SIZES,
+    ITS_HERE,
+    LAST_STANDING,
+    LATER,
+    LEAVE,
+    LOBBY,
+    NOT_HERE,
+    OBJECT,
+    OUT,
+    OVER,
+    PAY,
+    PAY_FIRST,
+    PLAYER_COUNTS,
+    REFUND,
+    RULES,
+    RULES_OUT,
+    Rules,
+    SEAL,
+    SHARE,
+    SILENT,
+    STAYS_OUT,
+    SUPPLY,
+    TAKE,
+    TURNS,
+    WIN,
+)
 
 
 class LogEntry(NamedTuple):
@@ -378,7 +258,7 @@ class State:
             raise IllegalMove("seat_out")
 
     def _check_seat(self, seat: int) -> None:
-        if not (_is_int(seat) and 1 <= seat <= self.players):
+        if not (is_int(seat) and 1 <= seat <= self.players):
             raise IllegalMove("no_such_seat", seat=seat)
 
     def _check_claim(self, move: NotHere | ItsHere) -> None:
@@ -391,7 +271,7 @@ class State:
             raise IllegalMove("not_your_turn")
         if not self._may_claim(move.seat):
             raise IllegalMove("no_markers")
-        if not (_is_int(move.hex) and 0 <= move.hex < HEX_COUNT):
+        if not (is_int(move.hex) and 0 <= move.hex < HEX_COUNT):
             raise IllegalMove("off_board", hex=move.hex)
         if self.marked >> move.hex & 1:
             raise IllegalMove("hex_has_marker")
@@ -703,159 +583,3 @@ def legal_moves(state: State, seat: int | None) -> list[Move]:
     table = [Leave(seat), *(VoteGone(seat, other) for other in state.seats),
              *(WithdrawGone(seat, other) for other in state.seats)]
     return moves + [move for move in table if state.is_legal(move)]
-
-
-# What one viewer may see.
-
-
-@dataclass(frozen=True, slots=True)
-class Reveal:
-    """The end of a game: the habitat, and every clue with the seat that held it, in the game's clue order."""
-
-    habitat: int
-    clues: tuple[tuple[int, Clue], ...]
-
-    def to_json(self) -> dict:
-        row, col = hex_row_col(self.habitat)
-        return {"habitat": {"row": row, "col": col},
-                "clues": [clue.to_json() | {"seat": seat} for seat, clue in self.clues]}
-
-
-@dataclass(frozen=True, slots=True)
-class View:
-    """A game of Markers as one viewer sees it: the public record, the viewer's own clues and choices, and the
-    reveal once the game is over. For the public (seat None) there are no clues and every choice is 0."""
-
-    version: int
-    players: int
-    mode: str
-    map_code: str
-    phase: str
-    first: int | None
-    turn: int | None
-    names: dict[int, str]
-    hands: tuple[int, ...]
-    supply: int
-    markers: tuple[tuple[int, int, str], ...]
-    allows: tuple[int, ...]
-    rules_out: tuple[int, ...]
-    clue_seats: tuple[int, ...]  # per clue position, the seat holding it (public: it is the seat order)
-    out: frozenset[int]
-    left: frozenset[int]
-    log: tuple[LogEntry, ...]
-    winners: tuple[int, ...]
-    outcome: str | None
-    reveal: Reveal | None
-    sealed_by: tuple[int, ...] = ()  # seats with a sealed "it's here" waiting for the end of the round
-    gone_votes: tuple[frozenset[int], ...] = ()  # per seat, who voted it gone
-    right: tuple[int, ...] = ()  # the seats whose "it's here" was right when the game was found (State.right)
-    # Every sealed claim (seat, hex) as it stood: only in a step of a finished game's replay (replay_view).
-    sealed_claims: tuple[tuple[int, int], ...] = ()
-    seat: int | None = None
-    clues: tuple[Clue, ...] = ()  # the viewer's own clues
-    allowed: int = 0  # hexes every clue of the viewer allows
-    not_here_choices: int = 0
-    its_here_choices: int = 0
-    sealed_hex: int | None = None  # the viewer's own sealed claim
-
-    @property
-    def seats(self) -> range:
-        return range(1, self.players + 1)
-
-    @property
-    def to_act(self) -> bool:
-        return self.seat is not None and self.turn == self.seat
-
-    @property
-    def own_positions(self) -> tuple[int, ...]:
-        return tuple(position for position, seat in enumerate(self.clue_seats) if seat == self.seat)
-
-    def to_json(self) -> dict:
-        data = {
-            "variant": "markers",
-            "version": self.version,
-            "players": self.players,
-            "mode": self.mode,
-            "map_code": self.map_code,
-            "phase": self.phase,
-            "first": self.first,
-            "turn": self.turn,
-            "supply": self.supply,
-            "seats": [{"seat": s, "name": self.names[s], "markers": self.hands[s - 1], "out": s in self.out,
-                       "left": s in self.left, "gone_votes": sorted(self.gone_votes[s - 1])} for s in self.seats],
-            "markers": [{"row": hex_row_col(hex)[0], "col": hex_row_col(hex)[1], "seat": seat, "kind": kind}
-                        for hex, seat, kind in self.markers],
-            "answers": [{"clue": position, "seat": self.clue_seats[position],
-                         "allows": [hex_name(h) for h in hexes_of(self.allows[position])],
-                         "rules_out": [hex_name(h) for h in hexes_of(self.rules_out[position])]}
-                        for position in range(len(self.clue_seats))],
-            "log": [entry.to_json() for entry in self.log],
-            "winners": list(self.winners),
-            "outcome": self.outcome,
-            "sealed_by": list(self.sealed_by),
-            "right": list(self.right),
-        }
-        if self.seat is not None:
-            data["you"] = self.seat
-            data["clues"] = [clue.to_json() for clue in self.clues]
-            data["sealed"] = None if self.sealed_hex is None else hex_name(self.sealed_hex)
-        data["reveal"] = None if self.reveal is None else self.reveal.to_json()
-        return data
-
-
-def view(state: State, viewer: int | None = None, gettext: Translate = untranslated) -> View:
-    """The game as `viewer` (a seat, or None for the host screen and the public) may see it: the only place that
-    decides it. ValueError for a seat the game does not have."""
-    game = state.game
-    reveal = None
-    if state.phase == OVER:
-        reveal = Reveal(game.habitat, tuple((game.seat_of(i), clue) for i, clue in enumerate(game.clues)))
-    public = View(
-        version=state.version, players=state.players, mode=game.mode, map_code=game.board.to_map_code(),
-        phase=state.phase, first=state.first, turn=state.turn, names=state.display_names(gettext),
-        hands=state.hands, supply=state.supply, markers=state.markers, allows=state.allows,
-        rules_out=state.rules_out, clue_seats=tuple(game.seat_of(i) for i in range(len(game.clues))),
-        out=state.out, left=state.left, log=state.log, winners=state.winners, outcome=state.outcome, reveal=reveal,
-        sealed_by=tuple(seat for seat, _ in state.sealed), gone_votes=state.gone_votes, right=state.right,
-    )
-    if viewer is None:
-        return public
-    clues = game.seat_clues(viewer)
-    return replace(
-        public, seat=viewer, clues=clues, allowed=state.allowed(viewer),
-        not_here_choices=state.not_here_choices(viewer), its_here_choices=state.its_here_choices(viewer),
-        sealed_hex=next((hex for seat, hex in state.sealed if seat == viewer), None),
-    )
-
-
-def replay_view(final: State, moves: Sequence[Move], step: int, viewer: int | None = None,
-                gettext: Translate = untranslated) -> View:
-    """A finished game as it stood after its first `step` moves, for the replay: the viewer's view of that
-    position, with every clue (the final reveal) and every sealed claim as it stood then, and no choices.
-    ValueError while the game is not over: until then a sealed claim stays its claimant's."""
-    if final.phase != OVER:
-        raise ValueError("only a finished game is replayed")
-    past = State.replay(final.game, moves[:step], final.rules)
-    return replace(view(past, viewer, gettext), reveal=view(final).reveal, sealed_claims=past.sealed,
-                   not_here_choices=0, its_here_choices=0)
-
-
-# Texts.
-
-# Reasons of this variant's own; every other reason reads as in the classic game (text.ILLEGAL_MOVES).
-_ILLEGAL_TEXTS = {
-    "hex_has_marker": N_("That hex already has a marker."),
-    "no_markers": N_("You have no markers left."),
-    "clue_allows_hex": N_("Your clue allows that hex: you cannot claim the creature is not there."),
-    "clue_rules_out_hex": N_("Your clue rules that hex out: you cannot claim the creature is there."),
-    "you_are_out": N_("You are out of the turns: only the players still in the game mark a player as gone."),
-    "seat_out": N_("That player is already out of the turns."),
-}
-
-
-def illegal_text(reason: str, params: dict, gettext: Translate = untranslated) -> str:
-    """The message of an illegal move, in the reader's language."""
-    text = _ILLEGAL_TEXTS.get(reason)
-    if text is None:
-        return illegal_move_text(reason, params, gettext)
-    return gettext(text).format(**params)
