@@ -1,6 +1,6 @@
-"""Weights of generator version 2, fitted to the official setups by companion/cryptid/fit.py.
+"""Weights of generator version 2, fitted to the official setups by companion/ops/fit.py.
 
-Written by `python -m companion.cryptid.fit`, not by hand. They are part of the version-2 procedure:
+Written by `python -m companion.ops.fit`, not by hand. They are part of the version-2 procedure:
 other numbers would change version-2 games.
 """
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from companion.cryptid import new_game, weights
-from companion.cryptid.fit import module_text
+from companion.ops.fit import module_text
 from companion.cryptid.generator import FITTED
 from companion.cryptid.hints import (
     BROAD_CATEGORIES,

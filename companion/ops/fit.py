@@ -1,6 +1,6 @@
 """Fit the version-2 weights to the official setups and write them to weights.py.
 
-    python -m companion.cryptid.fit [--official PATH] [--maps N] [--rounds R] [--dry-run]
+    python -m companion.ops.fit [--official PATH] [--maps N] [--rounds R] [--dry-run]
 
 Each round deals game 1 for 3, 4 and 5 players on N kept maps per mode (seeds from a fixed stream, so a run
 is reproducible) and moves each weight towards the official shares of puzzles.py, per mode and clue count:
@@ -25,10 +25,10 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-from .board import ADVANCED, MODES
-from .clues import FAMILIES
-from .codes import GameId
-from .generator import (
+from companion.cryptid.board import ADVANCED, MODES
+from companion.cryptid.clues import FAMILIES
+from companion.cryptid.codes import GameId
+from companion.cryptid.generator import (
     ACCEPTANCE_SCALE,
     NAMESPACE,
     VERSION,
@@ -36,14 +36,14 @@ from .generator import (
     kept_plan,
     map_seeds,
 )
-from .hints import (
+from companion.cryptid.hints import (
     BROAD_CATEGORIES,
     HINT_CATEGORIES,
     NO_ANIMAL,
     TERRAIN_CATEGORIES,
     open_categories,
 )
-from .puzzles import (
+from companion.cryptid.puzzles import (
     OFFICIAL_SETUPS,
     Row,
     Setup,
@@ -54,10 +54,11 @@ from .puzzles import (
     official_hint_shares,
     terrain_shares,
 )
-from .rng import Stream, secret_of
-from .tiles import TERRAINS
+from companion.cryptid.rng import Stream, secret_of
+from companion.cryptid import weights as weights_module
+from companion.cryptid.tiles import TERRAINS
 
-WEIGHTS_MODULE = Path(__file__).with_name("weights.py")
+WEIGHTS_MODULE = Path(weights_module.__file__)
 FITTED_PLAYERS = (3, 4, 5)  # the clue counts; the 2-player variant deals 4-clue setups
 TOP_WEIGHT = 10_000
 HINT_SCALING_STEPS = 300
@@ -162,8 +163,8 @@ def module_text(tuning: Tuning) -> str:
         return "\n".join(lines + ["}"])
 
     return "\n\n".join([
-        '"""Weights of generator version 2, fitted to the official setups by companion/cryptid/fit.py.\n\n'
-        "Written by `python -m companion.cryptid.fit`, not by hand. They are part of the version-2 procedure:\n"
+        '"""Weights of generator version 2, fitted to the official setups by companion/ops/fit.py.\n\n'
+        "Written by `python -m companion.ops.fit`, not by hand. They are part of the version-2 procedure:\n"
         'other numbers would change version-2 games.\n"""',
         table("NEGATION_WEIGHTS", "Clue count -> draw weight of 0, 1, 2, ... negated clues (advanced mode).",
               dict(tuning.negations)),
@@ -184,7 +185,7 @@ def _literal(value) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m companion.cryptid.fit", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m companion.ops.fit", description=__doc__.split("\n")[0])
     parser.add_argument("--official", type=Path, default=OFFICIAL_SETUPS, help="official setups (JSON lines)")
     parser.add_argument("--maps", type=int, default=1000, help="kept maps per mode and round (default 1000)")
     parser.add_argument("--rounds", type=int, default=8, help="rounds of refitting (default 8)")
