@@ -177,3 +177,17 @@ def test_a_variant_shares_the_classic_engine_s_error_and_move_bases():
     assert isinstance(markers.VoteGone(1, 2), markers.Move)
     with pytest.raises(markers.MoveFormatError):
         markers.Move.from_json({"action": "ask", "seat": 1, "target": 2, "row": 0, "col": 0})
+
+
+def test_every_variant_a_table_can_name_has_a_record_for_the_store_and_one_for_the_routes(app):
+    """The store and the shared routes ask a table's variant record instead of branching on the variant: each
+    value refereed_tables.variant may hold has both (a variant without one would fail on its first table)."""
+    from companion.web.cryptid.head import TableHead
+    from companion.web.cryptid.models import VARIANTS as NAMES
+    from companion.web.cryptid.tables import VariantWeb, web_of
+    from companion.web.cryptid.variants import VARIANTS
+
+    assert set(VARIANTS) == set(NAMES)
+    for name in NAMES:
+        assert VARIANTS[name].name == name
+        assert isinstance(web_of(TableHead("0", True, variant=name)), VariantWeb)

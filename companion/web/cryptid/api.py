@@ -4,16 +4,9 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, request, url_for
 
-from companion.cryptid import ADVANCED, NORMAL, markers
-from companion.cryptid.play import (
-    OVER,
-    PLAYER_COUNTS,
-    IllegalMove,
-    Move,
-    hex_from_row_col,
-)
-from companion.cryptid.text import clue_text, illegal_move_text
-from companion.cryptid.view import view
+from companion.cryptid import ADVANCED, NORMAL
+from companion.cryptid.play import IllegalMove
+from companion.cryptid.text import clue_text
 from companion.web.core.i18n import gettext
 from companion.web.core.live import wait_for_change
 from companion.web.core.network import phone_base
@@ -22,16 +15,15 @@ from companion.web.core.security import mark_private
 from companion.web.core.store import Conflict
 from companion.web.cryptid.tokens import host_token
 
-from . import markers as markers_web
 from .common import game_or_404, seat_game, seat_url
-from .computers import LEVEL_NAMES, computer_seats, computers_json
+from .computers import LEVEL_NAMES, computer_seats
 from .dealing import dealer
-from .head import read_head
-from .models import CLASSIC, MARKERS, VARIANTS
-from .notebook import notebook_json, seat_notebook
+from .head import TableHead, read_head
+from .models import CLASSIC
 from .play import COMPUTER_SEAT
-from .refereed import create_refereed, has_solver, is_refereed, load_play, submit
-from .review import game_review, review_json
+from .refereed import create_refereed, load_play, submit
+from .tables import BadJson, web_of
+from .variants import VARIANTS
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -60,27 +52,9 @@ def _json_body() -> dict:
     return data
 
 
-class BadJson(Exception):
-    """A request body the API cannot read: answered 400 with the message."""
-
-
 @bp.errorhandler(BadJson)
 def _bad_json(error: BadJson):
     return jsonify(error=str(error)), 400
-
-
-def _play_view(game, state, seat=None) -> dict:
-    """docs/cryptid-play.md section 8.6: the viewer's state, each seat with its computer player's level (null for a
-    person), the solver's figures for the seat at a table that chose the solver (as `notebook`, its name before the
-    notebook that keeps the books; null otherwise, and once the game is over), and the
-    after-game review once it is over (null before)."""
-    seen = view(state, seat, gettext)
-    data = computers_json({"code": game.code} | seen.to_json(), computer_seats(game.code))
-    if seat is not None:
-        running = seen.phase not in ("lobby", OVER)
-        data["notebook"] = notebook_json(seat_notebook(game, seen) if running and has_solver(game) else None)
-    data["review"] = review_json(game_review(game, state))
-    return data
 
 
 def _computers(value, players: int) -> dict[int, str]:
@@ -111,13 +85,11 @@ def create_table():
     data = _json_body()
     players, advanced = data.get("players"), data.get("advanced", False)
     variant = data.get("variant", CLASSIC)
-    if variant not in VARIANTS:
+    if not isinstance(variant, str) or variant not in VARIANTS:
         raise BadJson(gettext('"variant" must be "classic" or "markers".'))
-    counts = markers.PLAYER_COUNTS if variant == MARKERS else PLAYER_COUNTS
-    if (type(players) is not int or players not in counts or not isinstance(advanced, bool)
+    if (type(players) is not int or players not in VARIANTS[variant].player_counts or not isinstance(advanced, bool)
             or set(data) - {"players", "advanced", "solver", "notebook", "computers", "variant"}):
-        raise BadJson(gettext('Send {"players": 2, 3 or 4, "advanced": true or false, "variant": "markers"}.')
-                      if variant == MARKERS else gettext('Send {"players": 3, 4 or 5, "advanced": true or false}.'))
+        raise BadJson(str(VARIANTS[variant].json_table_shape))
     # "notebook" is the solver's name from before the notebook that keeps the books: old clients keep what they chose.
     for option in ("solver", "notebook"):
         if not isinstance(data.get(option, False), bool):
@@ -139,10 +111,13 @@ def create_table():
     return jsonify(body), 201
 
 
-def _refereed_or_404(game):
-    if not is_refereed(game):
+def _refereed_or_404(game) -> TableHead:
+    """The head of a refereed table (read with the game's canonical code); 404 for a game the site does not
+    referee."""
+    head = read_head(game.code)
+    if not head.refereed:
         abort(404)
-    return game
+    return head
 
 
 def _wait_param() -> int | None:
@@ -150,99 +125,49 @@ def _wait_param() -> int | None:
     return int(value) if value.isascii() and value.isdigit() and len(value) <= 6 else None
 
 
-def _state_after_wait(game, seat):
-    """The state, long-polled with ?wait=V: answers once the version is no longer V (or after ~25 s)."""
+def _view_after_wait(game, head: TableHead, seat: int | None) -> dict:
+    """The viewer's JSON, long-polled with ?wait=V: answers once the version is no longer V (or after ~25 s)."""
     known = _wait_param()
     if known is not None:
         wait_for_change(game.code, str(known), lambda: str(load_play(game).version))
-    return load_play(game)
+        head = read_head(game.code)
+    return web_of(head).view_json(game, load_play(game, head), seat)
 
 
 @bp.get("/tables/<code>/play")
 def table_play(code: str):
-    game = _refereed_or_404(game_or_404(code))
-    if read_head(game.code).markers:  # the canonical code: the URL's may be in lower case or lack its dash
-        return jsonify(markers_web.api_state(game, None, _wait_param()))
-    return jsonify(_play_view(game, _state_after_wait(game, None)))
+    game = game_or_404(code)
+    return jsonify(_view_after_wait(game, _refereed_or_404(game), None))
 
 
 @bp.get("/seats/<token>/play")
 def seat_play(token: str):
     game, seat = seat_game(token)
-    _refereed_or_404(game)
+    head = _refereed_or_404(game)
     mark_private()
-    if read_head(game.code).markers:
-        return jsonify(markers_web.api_state(game, seat, _wait_param()))
-    return jsonify(_play_view(game, _state_after_wait(game, seat), seat))
+    return jsonify(_view_after_wait(game, head, seat))
 
 
 @bp.post("/seats/<token>/play")
 @acts
 def seat_move(token: str):
+    """A seat's move from JSON, for either variant: its view, 400 for a malformed body, 409 for an illegal or stale
+    move or a seat a computer plays."""
     game, seat = seat_game(token)
-    _refereed_or_404(game)
+    variant = web_of(_refereed_or_404(game))
     mark_private()
     data = _json_body()
-    if read_head(game.code).markers:
-        return markers_web.api_submit(game, seat, data)
-    version = data.get("version")
+    version = data.pop("version", None)
     if version is not None and type(version) is not int:
         raise BadJson(gettext('"version" must be a whole number.'))
-    move = api_move(seat, {k: v for k, v in data.items() if k != "version"})
+    move = variant.move_from_json(seat, data)
     if seat in computer_seats(game.code):
         return jsonify(error=str(COMPUTER_SEAT)), 409
     try:
         state = submit(game, move, version)
-    except IllegalMove as exc:
-        return jsonify(error=illegal_move_text(exc.reason, exc.params, gettext)), 409
+    except IllegalMove as exc:  # either variant's: Markers' refusals are a kind of the classic game's
+        return jsonify(error=variant.illegal_text(exc.reason, exc.params, gettext)), 409
     except Conflict as exc:
-        return jsonify(error=illegal_move_text("stale_version", {}, gettext), state=_play_view(game, exc.state, seat)), 409
-    return jsonify(_play_view(game, state, seat))
-
-
-def api_move(seat: int, data: dict) -> Move:
-    """The move a docs/cryptid-play.md request body names for this seat; BadJson (400) when the body is malformed.
-
-    The actions and their fields are API_FIELDS'; the sentences of a 400 count rows and columns from 0, as the
-    body does."""
-    action = data.get("action")
-    if not isinstance(action, str) or action not in API_FIELDS:  # a list or an object cannot name an action
-        raise BadJson(gettext('"action" must be one of: %(actions)s.', actions=", ".join(API_FIELDS)))
-    extra = set(data) - API_FIELDS[action]
-    if extra:
-        raise BadJson(gettext("Unknown fields: %(fields)s.", fields=", ".join(sorted(map(str, extra)))))
-    body = {"action": action, "seat": seat}
-    if "hex" in API_FIELDS[action]:
-        hex_ = data.get("hex")
-        if not isinstance(hex_, dict) or set(hex_) != {"row", "col"} or not all(type(hex_[k]) is int for k in ("row", "col")):
-            raise BadJson(gettext('"hex" must be {"row": R, "col": C} with whole numbers.'))
-        try:
-            hex_from_row_col(hex_["row"], hex_["col"])
-        except IllegalMove:
-            raise BadJson(gettext('"hex" must be on the board: "row" from 0 to 8 and "col" from 0 to 11.')) from None
-        body |= hex_
-    if "seat" in API_FIELDS[action]:
-        if type(data.get("seat")) is not int:
-            raise BadJson(gettext('"seat" must be the number of the player you ask.'))
-        body |= {"target": data["seat"]} if action == "ask" else {"voter": seat, "seat": data["seat"]}
-    if action == "name":
-        if not isinstance(data.get("name"), str):
-            raise BadJson(gettext('"name" must be a text.'))
-        body["name"] = data["name"]
-    try:
-        return Move.from_json(body)
-    except ValueError:
-        raise BadJson(gettext("That move did not make sense. Tap a hex on the board, then choose what to do.")) from None
-
-
-# The fields each action takes in a request body (besides "version").
-API_FIELDS = {
-    "cube": {"action", "hex"},
-    "ask": {"action", "hex", "seat"},
-    "search": {"action", "hex"},
-    "disc": {"action", "hex"},
-    "leave": {"action"},
-    "name": {"action", "name"},
-    "vote_gone": {"action", "seat"},
-    "withdraw_gone": {"action", "seat"},
-}
+        return jsonify(error=variant.illegal_text("stale_version", {}, gettext),
+                       state=variant.view_json(game, exc.state, seat)), 409
+    return jsonify(variant.view_json(game, state, seat))

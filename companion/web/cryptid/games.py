@@ -13,7 +13,6 @@ from companion.web.core.i18n import gettext
 from companion.web.cryptid.agreement import load_agreement
 from companion.web.cryptid.head import read_head
 
-from . import markers, play
 from .common import (
     GameNotFound,
     board_context,
@@ -23,6 +22,7 @@ from .common import (
     reveal_context,
 )
 from .panel import latest_unlocked, panel_response, render_panel
+from .tables import web_of
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -42,10 +42,8 @@ def setup(code: str):
         return redirect(url_for("games.setup", code=game.code), 301)
     head = read_head(game.code)
     state = load_agreement(game, head)
-    if head.markers:
-        return markers.public_page(game, head)
     if head.refereed:
-        return play.public_page(game, public_panel(game, state), head)
+        return web_of(head).public_page(game, head, lambda: public_panel(game, state))
     return render_template(
         "cryptid/game/setup.html", game=game, host=None, **board_context(game), panel=public_panel(game, state),
         news=latest_unlocked(game, state),

@@ -9,7 +9,7 @@ from sqlalchemy import bindparam, select
 from companion.web.core.db import TableRecord
 from companion.web.core.store import reading, stamp_of
 
-from .models import CLASSIC, MARKERS, RefereedTable
+from .models import CLASSIC, RefereedTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,10 +19,6 @@ class TableHead:
     solver: bool = False  # a refereed table that chose the solver (docs/cryptid-play.md section 9.1)
     variant: str = CLASSIC  # the game a refereed table plays: classic Cryptid or Markers
     next_code: str | None = None  # the game the host dealt after this one (dealing it touches this table)
-
-    @property
-    def markers(self) -> bool:
-        return self.refereed and self.variant == MARKERS
 
 
 _HEAD = (

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, render_template, url_for
 
-from companion.cryptid import Game, NoHabitatLeft, markers
+from companion.cryptid import Game, NoHabitatLeft
 from companion.cryptid.agreement import REVEAL, UnknownStep, check_step
 from companion.cryptid.text import clue_text, no_habitat_left_text, seat_name
 from companion.web.core.errors import error_response
@@ -27,7 +27,6 @@ from companion.web.cryptid.agreement import (
 from companion.web.cryptid.head import read_head
 from companion.web.cryptid.tokens import host_token
 
-from . import markers as markers_web
 from . import play
 from .common import (
     board_context,
@@ -48,7 +47,9 @@ from .refereed import (
     is_refereed,
     load_play,
     settle_reveal,
+    variant_of,
 )
+from .tables import web_of
 
 bp = Blueprint("host", __name__, url_prefix="/h")
 
@@ -92,10 +93,8 @@ def screen(token: str):
     game = host_game(token)
     head = read_head(game.code)
     state = load_agreement(game, head)
-    if head.markers:
-        return markers_web.host_page(token, game, head)
     if head.refereed:
-        return play.host_page(token, game, head)
+        return web_of(head).host_page(token, game, head)
     return _screen(game, state=state)
 
 
@@ -154,10 +153,8 @@ def next_one(token: str):
         return _screen(game, 400, next_form=form)
     head = read_head(game.code)
     refereed = head.refereed
-    if head.markers and form.players.data not in markers.PLAYER_COUNTS:
-        return error_response(400, gettext("Markers is for 2 to 4 players."))
-    if refereed and not head.markers and form.players.data == 2:
-        return error_response(400, gettext("The app referees games of 3 to 5 players: asking needs at least two other players."))
+    if refereed and form.players.data not in variant_of(head).player_counts:
+        return error_response(400, str(variant_of(head).players_refused))
     try:
         following = next_game_for(game, form.players.data)
     except NoHabitatLeft as exc:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from flask import Blueprint, abort, jsonify, render_template, request, url_for
+from flask import Blueprint, render_template, request, url_for
 from babel.lists import format_list
 from flask_babel import get_locale, lazy_gettext
 from sqlalchemy import select
@@ -37,7 +37,7 @@ from companion.web.core import claims
 from companion.web.core import computers as worker
 from companion.web.core.errors import error_response
 from companion.web.core.i18n import gettext, language_digits, local_digits, ngettext
-from companion.web.core.live import long_poll_response, wait_for_change
+from companion.web.core.live import long_poll_response
 from companion.web.core.moves import act, form_version
 from companion.web.core.network import phone_base
 from companion.web.core.ratelimit import acts
@@ -49,10 +49,11 @@ from .common import game_or_404, hex_labels, host_game, map_letters, seat_game
 from .computers import computer_seats, labelled_names
 from .dealing import dealer
 from .diagram import board_svg, hex_center, piece_marks
-from .head import TableHead, read_head
+from .head import TableHead
 from .models import MARKERS, ComputerSeat, RefereedTable
 from .play import COMPUTER_SEAT, MARKED_GONE, hex_and_terrain, seat_cards, seat_refusal, terrain_name
-from .refereed import draw_first, load_moves, load_play, next_refereed_code, submit, submit_once
+from .refereed import draw_first, load_moves, load_play, next_refereed_code, refereed_as, submit, submit_once
+from .tables import BadJson, VariantWeb, register
 from .tokens import seat_token
 
 bp = Blueprint("markers", __name__)
@@ -84,13 +85,6 @@ _OUTCOME_TEXTS = {
 }
 # The log actions that begin a move's entries (the rest follow them), for the announcement of the latest move.
 _MOVE_STARTS = {NOT_HERE, markers.SEAL, markers.LEAVE}
-
-
-def markers_game(game: Game, head: TableHead | None = None) -> Game:
-    """The game, when it is a Markers table; 404 otherwise."""
-    if not (head or read_head(game.code)).markers:
-        abort(404)
-    return game
 
 
 def log_text(entry: markers.LogEntry, names: dict[int, str]) -> str:
@@ -355,7 +349,8 @@ def host_page(token: str, game: Game, head: TableHead):
                            etag=host_etag(game, state))
 
 
-def public_page(game: Game, head: TableHead):
+def public_page(game: Game, head: TableHead, panel=None):
+    """The public page of a Markers table (the variant has no hint panel: `panel` is not drawn)."""
     state = load_play(game, head)
     return render_template("cryptid/markers/table.html", **public_context(game, state), etag=public_etag(state))
 
@@ -370,7 +365,7 @@ def _live(game: Game, make_context, etag_of):
 @bp.get("/s/<token>/markers/live")
 def seat_live(token: str):
     game, seat = seat_game(token)
-    markers_game(game)
+    refereed_as(game, MARKERS)
     mark_private()
     claims.claim(game.code, claim_key(seat))
     return _live(game, lambda state: seat_context(token, game, seat, state), lambda state: seat_etag(game, seat, state))
@@ -378,14 +373,14 @@ def seat_live(token: str):
 
 @bp.get("/h/<token>/markers/live")
 def host_live(token: str):
-    game = markers_game(host_game(token))
+    game = refereed_as(host_game(token), MARKERS)
     mark_private()
     return _live(game, lambda state: host_context(token, game, state), lambda state: host_etag(game, state))
 
 
 @bp.get("/games/<code>/markers/live")
 def public_live(code: str):
-    game = markers_game(game_or_404(code))
+    game = refereed_as(game_or_404(code), MARKERS)
     return _live(game, lambda state: public_context(game, state), public_etag)
 
 
@@ -423,7 +418,7 @@ def _seat_number(value: str) -> int | None:
 @acts
 def seat_act(token: str):
     game, seat = seat_game(token)
-    markers_game(game)
+    refereed_as(game, MARKERS)
     mark_private()
     refused = seat_refusal(game, seat)
     if refused:
@@ -443,7 +438,7 @@ def seat_act(token: str):
 def host_act(token: str):
     """The host starts the game (drawing the first player), marks a vanished player gone, or ends the game with no
     winner."""
-    game = markers_game(host_game(token))
+    game = refereed_as(host_game(token), MARKERS)
     mark_private()
     action = request.form.get("action")
     target = _seat_number(request.form.get("target", ""))
@@ -464,7 +459,7 @@ def host_act(token: str):
 def host_hand_over(token: str):
     """The host hands a seat still in the game to a computer player (docs/cryptid-markers.md section 5), as at a
     classic table's /h/<token>/computer."""
-    game = markers_game(host_game(token))
+    game = refereed_as(host_game(token), MARKERS)
     mark_private()
     return computers.hand_over_response(
         game, load_play, lambda state: state.in_game,
@@ -480,17 +475,19 @@ def view_json(game: Game, state: markers.State, seat: int | None = None) -> dict
                           computer_seats(game.code))
 
 
-def api_state(game: Game, seat: int | None, wait: int | None) -> dict:
-    """The viewer's JSON; with `wait`, long-polled until the version is no longer that."""
-    if wait is not None:
-        wait_for_change(game.code, str(wait), lambda: str(load_play(game).version))
-    return view_json(game, load_play(game), seat)
-
-
-def api_move(seat: int, data: dict) -> markers.Move | None:
+def move_from_json(seat: int, data: dict) -> markers.Move:
     """The move a JSON body names: {"action": "not_here" | "its_here", "hex": {"row": R, "col": C}},
     {"action": "leave"}, {"action": "vote_gone" | "withdraw_gone", "seat": S} or {"action": "name", "name": ...};
-    None when malformed."""
+    BadJson (400) when malformed."""
+    move = _json_move(seat, data)
+    if move is None:
+        raise BadJson(gettext('Send {"action": "not_here" or "its_here", "hex": {"row": R, "col": C}}, '
+                              '{"action": "leave"}, {"action": "vote_gone" or "withdraw_gone", "seat": S} '
+                              'or {"action": "name", "name": N}.'))
+    return move
+
+
+def _json_move(seat: int, data: dict) -> markers.Move | None:
     action = data.get("action")
     fields = {NOT_HERE: {"action", "hex"}, ITS_HERE: {"action", "hex"}, "leave": {"action"}, "name": {"action", "name"},
               "vote_gone": {"action", "seat"}, "withdraw_gone": {"action", "seat"}}
@@ -514,27 +511,6 @@ def api_move(seat: int, data: dict) -> markers.Move | None:
     if isinstance(move, (NotHere, ItsHere)) and not (type(move.hex) is int and 0 <= move.hex < HEX_COUNT):
         return None
     return move
-
-
-def api_submit(game: Game, seat: int, data: dict):
-    """A seat's move from JSON: its view, 400 for a malformed body, 409 for an illegal or stale move."""
-    version = data.pop("version", None)
-    if seat in computer_seats(game.code):
-        return jsonify(error=str(COMPUTER_SEAT)), 409
-    move = api_move(seat, data)
-    if move is None or (version is not None and type(version) is not int):
-        return jsonify(error=gettext('Send {"action": "not_here" or "its_here", "hex": {"row": R, "col": C}}, '
-                                     '{"action": "leave"}, {"action": "vote_gone" or "withdraw_gone", "seat": S} '
-                                     'or {"action": "name", "name": N}.')), 400
-    try:
-        state = submit(game, move, version)
-    except markers.IllegalMove as exc:
-        return jsonify(error=markers.illegal_text(exc.reason, exc.params, gettext)), 409
-    except Conflict as exc:
-        return jsonify(error=markers.illegal_text("stale_version", {}, gettext),
-                       state=view_json(game, exc.state, seat)), 409
-    return jsonify(view_json(game, state, seat))
-
 
 
 # Computer seats (docs/cryptid-markers.md section 5), taken by the core's single worker -------------------------
@@ -588,3 +564,6 @@ def take_turn(turn: tuple) -> None:
 
 def init_computers() -> None:
     worker.register("cryptid-markers", pending_turns, take_turn)
+
+
+register(MARKERS, VariantWeb(seat_page, host_page, public_page, view_json, move_from_json, markers.illegal_text))

@@ -25,6 +25,7 @@ from companion.cryptid.play import (
     HostGone,
     IllegalMove,
     Leave,
+    Move,
     Name,
     Search,
     Start,
@@ -32,6 +33,7 @@ from companion.cryptid.play import (
     VoteGone,
     WithdrawGone,
     clean_name,
+    hex_from_row_col,
     log_turns,
     since_last_turn,
 )
@@ -75,15 +77,18 @@ from .computers import (
     LEVEL_NAMES,
     MALFORMED_MOVE,
     computer_seats,
+    computers_json,
     computers_mark,
     gone_candidates,
     hand_over_response,
     labelled_names,
 )
 from .diagram import board_svg, hex_center, odds_marks, own_marks_svg, piece_marks
+from .models import CLASSIC
 from .notebook import (
     hex_odds_text,
     notebook_context,
+    notebook_json,
     odds_band,
     seat_notebook,
 )
@@ -95,9 +100,11 @@ from .refereed import (
     load_moves,
     load_play,
     next_refereed_code,
+    refereed_as,
     submit_once,
 )
-from .review import replay_solver, review_rows
+from .review import game_review, replay_solver, review_json, review_rows
+from .tables import BadJson, VariantWeb, register
 
 bp = Blueprint("play", __name__)
 
@@ -332,19 +339,10 @@ def render_live(context: dict) -> str:
 def live_response(game: Game, make_context, etag_of):
     """The live fragment, long-polled: waits while the phone's version (If-None-Match) is still current. A game
     the site could never referee (2 players) has none: 404."""
-    if game.players not in PLAYER_COUNTS or read_head(game.code).markers:  # a Markers table has its own (markers.py)
+    if game.players not in PLAYER_COUNTS or read_head(game.code).variant != CLASSIC:  # another variant's own routes
         abort(404)
     return long_poll_response(game.code, lambda: load_play(game), etag_of,
                               lambda state: render_live({**make_context(state), "etag": etag_of(state)}))
-
-
-def classic_only(game: Game) -> Game:
-    """The game, if the site referees it as classic Cryptid: 404 for a Markers table (its moves and pages are
-    markers.py's) and for a box game, which keeps no move log and no computer seats to write."""
-    head = read_head(game.code)
-    if head.markers or not head.refereed:
-        abort(404)
-    return game
 
 
 def play_error(error: IllegalMove | Conflict):
@@ -585,7 +583,7 @@ def seat_refusal(game: Game, seat: int):
 @acts
 def seat_act(token: str):
     game, seat = seat_game(token)
-    classic_only(game)
+    refereed_as(game, CLASSIC)
     mark_private()
     refused = seat_refusal(game, seat)
     if refused:
@@ -606,7 +604,7 @@ def seat_notes(token: str):
     phone holding the seat may; the answer is the seat's page again (its fragment, or a redirect without
     JavaScript), with the notebook page and the sheet it was on."""
     game, seat = seat_game(token)
-    classic_only(game)
+    refereed_as(game, CLASSIC)
     mark_private()
     refused = seat_refusal(game, seat)
     if refused:
@@ -648,7 +646,7 @@ def host_move(game: Game, form) -> object:
 @acts
 def host_act(token: str):
     """The host starts the game (drawing the first player) or marks a vanished player as gone."""
-    game = classic_only(host_game(token))
+    game = refereed_as(host_game(token), CLASSIC)
     mark_private()
 
     def fragment(state):
@@ -664,8 +662,80 @@ def host_act(token: str):
 def host_hand_over(token: str):
     """The host hands a seat whose player is gone (or not answering) to a computer player, which plays on with
     that seat's clue from the next move on (docs/cryptid-play.md section 10)."""
-    game = classic_only(host_game(token))
+    game = refereed_as(host_game(token), CLASSIC)
     mark_private()
     return hand_over_response(game, load_play, lambda state: state.active_seats,
                               lambda state: render_live({**host_context(token, game, state), "etag": host_etag(game, state)}),
                               url_for("host.screen", token=token))
+
+
+# JSON (docs/cryptid-play.md section 8) -------------------------------------------------------------------------
+
+def view_json(game: Game, state: State, seat: int | None = None) -> dict:
+    """docs/cryptid-play.md section 8.6: the viewer's state, each seat with its computer player's level (null for a
+    person), the solver's figures for the seat at a table that chose the solver (as `notebook`, its name before the
+    notebook that keeps the books; null otherwise, and once the game is over), and the
+    after-game review once it is over (null before)."""
+    seen = view(state, seat, gettext)
+    data = computers_json({"code": game.code} | seen.to_json(), computer_seats(game.code))
+    if seat is not None:
+        running = seen.phase not in ("lobby", OVER)
+        data["notebook"] = notebook_json(seat_notebook(game, seen) if running and has_solver(game) else None)
+    data["review"] = review_json(game_review(game, state))
+    return data
+
+
+def move_from_json(seat: int, data: dict) -> Move:
+    """The move a docs/cryptid-play.md request body names for this seat; BadJson (400) when the body is malformed.
+
+    The actions and their fields are API_FIELDS'; the sentences of a 400 count rows and columns from 0, as the
+    body does."""
+    action = data.get("action")
+    if not isinstance(action, str) or action not in API_FIELDS:  # a list or an object cannot name an action
+        raise BadJson(gettext('"action" must be one of: %(actions)s.', actions=", ".join(API_FIELDS)))
+    extra = set(data) - API_FIELDS[action]
+    if extra:
+        raise BadJson(gettext("Unknown fields: %(fields)s.", fields=", ".join(sorted(map(str, extra)))))
+    body = {"action": action, "seat": seat}
+    if "hex" in API_FIELDS[action]:
+        hex_ = data.get("hex")
+        if not isinstance(hex_, dict) or set(hex_) != {"row", "col"} or not all(type(hex_[k]) is int for k in ("row", "col")):
+            raise BadJson(gettext('"hex" must be {"row": R, "col": C} with whole numbers.'))
+        try:
+            hex_from_row_col(hex_["row"], hex_["col"])
+        except IllegalMove:
+            raise BadJson(gettext('"hex" must be on the board: "row" from 0 to 8 and "col" from 0 to 11.')) from None
+        body |= hex_
+    if "seat" in API_FIELDS[action]:
+        if type(data.get("seat")) is not int:
+            raise BadJson(gettext('"seat" must be the number of the player you ask.'))
+        body |= {"target": data["seat"]} if action == "ask" else {"voter": seat, "seat": data["seat"]}
+    if action == "name":
+        if not isinstance(data.get("name"), str):
+            raise BadJson(gettext('"name" must be a text.'))
+        body["name"] = data["name"]
+    try:
+        return Move.from_json(body)
+    except ValueError:
+        raise BadJson(gettext("That move did not make sense. Tap a hex on the board, then choose what to do.")) from None
+
+
+# The fields each action takes in a request body (besides "version").
+API_FIELDS = {
+    "cube": {"action", "hex"},
+    "ask": {"action", "hex", "seat"},
+    "search": {"action", "hex"},
+    "disc": {"action", "hex"},
+    "leave": {"action"},
+    "name": {"action", "name"},
+    "vote_gone": {"action", "seat"},
+    "withdraw_gone": {"action", "seat"},
+}
+
+
+def public_table_page(game: Game, head: TableHead, panel) -> str:
+    """The public page of a classic table, with the table's hint panel."""
+    return public_page(game, panel(), head)
+
+
+register(CLASSIC, VariantWeb(seat_page, host_page, public_table_page, view_json, move_from_json, illegal_move_text))

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import secrets
 
+from flask import abort
+
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 
@@ -70,6 +72,15 @@ def create_refereed(game: Game, start: bool = False, previous: Game | None = Non
 def draw_first(game: Game) -> int:
     """The first player, drawn at random when the game starts (docs/cryptid-play.md section 1)."""
     return secrets.randbelow(game.players) + 1
+
+
+def refereed_as(game: Game, variant: str) -> Game:
+    """The game, if the site referees its table as `variant`: 404 for another variant's table (its moves and
+    pages are that variant's) and for a box game, which keeps no move log and no computer seats to write."""
+    head = read_head(game.code)
+    if not head.refereed or head.variant != variant:
+        abort(404)
+    return game
 
 
 def variant_of(head: TableHead) -> Variant:

@@ -19,7 +19,6 @@ from companion.web.cryptid.agreement import (
 )
 from companion.web.cryptid.head import read_head
 
-from . import markers, play
 from .common import hex_labels, hex_name, map_letters, seat_game
 from .diagram import board_svg
 from .panel import (
@@ -29,6 +28,7 @@ from .panel import (
     step_error,
 )
 from .refereed import settle_reveal
+from .tables import web_of
 
 bp = Blueprint("seats", __name__, url_prefix="/s")
 
@@ -47,10 +47,8 @@ def seat(token: str):
     mark_private()
     head = read_head(game.code)
     state = load_agreement(game, head)
-    if head.markers:
-        return markers.seat_page(token, game, seat_number, head)
     if head.refereed:
-        return play.seat_page(token, game, seat_number, head)
+        return web_of(head).seat_page(token, game, seat_number, head)
     allowed = game.allowed(seat_number)
     checked = _checked_hex()
     check = None

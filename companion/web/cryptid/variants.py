@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from flask_babel import lazy_gettext
+
 from companion.cryptid import Game, markers, play
 from companion.web.core.referee import Referee
 from companion.web.core.store import load_log
@@ -18,7 +20,8 @@ from .models import CLASSIC, MARKERS
 class Variant:
     """What the store needs of a refereed game: its engine's state and move types, its IllegalMove, the move that
     starts it (with the first player drawn) and the one that ends a game still running when the table agrees to
-    the reveal, and the phase of a finished game."""
+    the reveal, the phase of a finished game, and the player counts it is played with (with the sentences that say
+    so to a host who asks for another, and to a JSON client that sends another)."""
 
     name: str
     state_type: type
@@ -27,6 +30,9 @@ class Variant:
     start: Callable[[int], object]
     reveal: Callable[[], object]
     over: str
+    player_counts: tuple[int, ...]
+    players_refused: str
+    json_table_shape: str
 
     def moves(self, game: Game) -> list:
         """The table's move log as this variant's moves."""
@@ -37,7 +43,12 @@ class Variant:
         return Referee(self.name, game.code, lambda: self.state_type.replay(game, self.moves(game)))
 
 
-CLASSIC_VARIANT = Variant(CLASSIC, play.State, play.Move, play.IllegalMove, play.Start, play.Reveal, play.OVER)
-MARKERS_VARIANT = Variant(MARKERS, markers.State, markers.Move, markers.IllegalMove, markers.Start, markers.End,
-                          markers.OVER)
+CLASSIC_VARIANT = Variant(
+    CLASSIC, play.State, play.Move, play.IllegalMove, play.Start, play.Reveal, play.OVER, play.PLAYER_COUNTS,
+    lazy_gettext("The app referees games of 3 to 5 players: asking needs at least two other players."),
+    lazy_gettext('Send {"players": 3, 4 or 5, "advanced": true or false}.'))
+MARKERS_VARIANT = Variant(
+    MARKERS, markers.State, markers.Move, markers.IllegalMove, markers.Start, markers.End, markers.OVER,
+    markers.PLAYER_COUNTS, lazy_gettext("Markers is for 2 to 4 players."),
+    lazy_gettext('Send {"players": 2, 3 or 4, "advanced": true or false, "variant": "markers"}.'))
 VARIANTS = {variant.name: variant for variant in (CLASSIC_VARIANT, MARKERS_VARIANT)}
