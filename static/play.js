@@ -12,13 +12,14 @@ const olderThan = (fresh, current) => Number(fresh.dataset.version) < Number(cur
 // player's own move (which it cannot know of), so it is dropped when it shows that version or an older one:
 // swapping it in would undo the move on screen, or replace the buttons under a finger (a tap lost between
 // press and release).
+// Returns whether the fragment was swapped in.
 function swapPlay(html, tapped = false, live = false) {
   const holder = document.createElement("template");
   holder.innerHTML = html.trim();
   const fresh = holder.content.querySelector("#play");
   const current = document.getElementById("play");
-  if (!fresh || !current || olderThan(fresh, current)) return;
-  if (live && fresh.dataset.etag === current.dataset.etag) return;
+  if (!fresh || !current || olderThan(fresh, current)) return false;
+  if (live && fresh.dataset.etag === current.dataset.etag) return false;
   const wasMyTurn = current.hasAttribute("data-your-turn");
   const moved = Number(fresh.dataset.log || 0) > Number(current.dataset.log || 0);
   // Whatever the player is typing or has opened survives an update that arrives meanwhile.
@@ -40,6 +41,7 @@ function swapPlay(html, tapped = false, live = false) {
   if (myTurn && !wasMyTurn && navigator.vibrate) navigator.vibrate(200);
   // A game's own script may add to this (announce the move, keep a selection in view).
   document.dispatchEvent(new CustomEvent("play:swapped", { detail: { play: fresh, moved, tapped } }));
+  return true;
 }
 
 function showOnline(online) {
@@ -91,18 +93,24 @@ async function followPlay() {
 // requests whose answers may come back in either order; the earlier tap's, arriving last, would close the sheet
 // the player has just opened.
 let taps = 0;
+// A live update may come in while a tap's answer is on its way, showing the table one move on: the tap's answer,
+// drawn before that move, is then older than the page and is not swapped in (it would turn the table back), so
+// the tapped step is asked for again, for the table as it is now. A few times at most, for a table that moves
+// faster than the phone can ask.
+const TAP_ASKS = 4;
 async function loadPlay(url) {
   const tap = ++taps;
-  const play = document.getElementById("play");
   const target = new URL(url, location.href);
-  const live = new URL(play.dataset.live, location.href);
-  live.search = target.search;
-  const response = await fetch(live, { cache: "no-store" }).catch(() => null);
-  if (tap !== taps) return;
-  if (!response || !response.ok) { location.href = url; return; }
-  const text = await response.text();
-  if (tap !== taps) return;
-  swapPlay(text, true);
+  for (let asks = 0; asks < TAP_ASKS; asks++) {
+    const live = new URL(document.getElementById("play").dataset.live, location.href);
+    live.search = target.search;
+    const response = await fetch(live, { cache: "no-store" }).catch(() => null);
+    if (tap !== taps) return;
+    if (!response || !response.ok) { location.href = url; return; }
+    const text = await response.text();
+    if (tap !== taps) return;
+    if (swapPlay(text, true)) break;
+  }
   history.replaceState(null, "", target.pathname + target.search);
 }
 

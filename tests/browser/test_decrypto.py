@@ -9,7 +9,6 @@ import re
 import time
 from urllib.parse import urlsplit
 
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import PHONE
 
@@ -77,15 +76,8 @@ class Table:
         return phone.locator("#play .keywords .keyword").all_inner_texts()
 
     def encrypt(self, phone, clues) -> str:
-        show = phone.get_by_role("button", name="Show my code")
-        for _ in range(3):  # a live update landing in the same instant can swap the link from under the tap
-            phone.get_by_role("link", name="It is my turn to encrypt: show my code").click(timeout=WAIT)
-            try:
-                show.wait_for(timeout=5000)
-                break
-            except PlaywrightTimeout:
-                continue
-        show.click()
+        phone.get_by_role("link", name="It is my turn to encrypt: show my code").click(timeout=WAIT)
+        phone.get_by_role("button", name="Show my code").click(timeout=WAIT)
         code = phone.locator("#play .my-code").inner_text()
         for index, clue in enumerate(clues, start=1):
             phone.locator(f"#clue{index}").fill(clue)

@@ -9,7 +9,8 @@ import re
 from urllib.parse import urlsplit
 
 from companion.cryptid.hexgrid import hex_name, hexes_of
-from companion.web.cryptid.refereed import load_play
+from companion.cryptid.play import Cube
+from companion.web.cryptid.refereed import load_play, submit
 
 from .conftest import PHONE
 from .test_accessibility import inside_viewport
@@ -243,4 +244,35 @@ def test_of_two_quick_taps_the_later_one_wins_whatever_answer_comes_first(browse
         named.filter(has_text=hex_name(52)).wait_for()
     phone.wait_for_timeout(500)  # hex 40's late answer has been read: it must not have replaced the sheet
     assert named.all_inner_texts() == [hex_name(52)] and "hex=52" in phone.url
+    context.close()
+
+
+def test_a_tap_answered_before_a_live_update_still_opens_its_sheet(browser, live_server, live_app):
+    """A tap's answer drawn before another player's move, arriving after the live update that shows that move, is
+    older than the page: the page asks for the tapped sheet again instead of losing the tap (a Decrypto test once
+    waited in vain for the step its tap opened)."""
+    table = browser.new_context().request.post(live_server + "/api/tables", data={"players": 3}).json()
+    game = live_app.extensions["dealer"].load(table["code"])
+    context = browser.new_context(**PHONE)
+    phone = context.new_page()
+    phone.goto(live_server + urlsplit(table["seats"][0]["url"]).path)
+    # The page's first request for hex 40's sheet is answered by the server, then held until the test lets it go.
+    phone.evaluate("""() => {
+        const send = window.fetch;
+        window.fetch = (url, options) => {
+            const answer = send(url, options);
+            if (!String(url).includes("hex=40") || window.held) return answer;
+            window.held = true;
+            return answer.then((response) => new Promise((done) => { window.release = () => done(response); }));
+        };
+    }""")
+    phone.locator("#play svg a[href*='hex=40#']").click()
+    phone.wait_for_function("() => window.release")
+    with live_app.app_context():  # another player moves: the phone's live update shows it
+        state = load_play(game)
+        submit(game, Cube(state.turn, hexes_of(state.cube_choices(state.turn))[0]), state.version)
+    phone.wait_for_function("v => document.getElementById('play').dataset.version === String(v)", arg=state.version + 1)
+    phone.evaluate("() => window.release()")
+    phone.locator("#sheet-heading .hex-name").filter(has_text=hex_name(40)).wait_for()
+    assert "hex=40" in phone.url
     context.close()
