@@ -51,7 +51,7 @@ from .dealing import dealer
 from .diagram import board_svg, hex_center, piece_marks
 from .head import TableHead
 from .models import MARKERS, ComputerSeat, RefereedTable
-from .play import COMPUTER_SEAT, MARKED_GONE, hex_and_terrain, seat_cards, seat_refusal, terrain_name
+from .play import COMPUTER_SEAT, MARKED_GONE, acting_seat, hex_and_terrain, seat_cards, terrain_name
 from .refereed import draw_first, load_moves, load_play, next_refereed_code, refereed_as, submit, submit_once
 from .tables import BadJson, VariantWeb, register
 from .tokens import seat_token
@@ -417,12 +417,7 @@ def _seat_number(value: str) -> int | None:
 @bp.post("/s/<token>/markers/play")
 @acts
 def seat_act(token: str):
-    game, seat = seat_game(token)
-    refereed_as(game, MARKERS)
-    mark_private()
-    refused = seat_refusal(game, seat)
-    if refused:
-        return refused
+    game, seat = acting_seat(token, MARKERS)
 
     def fragment(state):
         return render_live({**seat_context(token, game, seat, state), "etag": seat_etag(game, seat, state)})

@@ -8,7 +8,7 @@ clue's shading and choices, the host and the public see none. The fragment long-
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext
 
 from companion.cryptid import ADVANCED, Game
@@ -569,25 +569,24 @@ MARKED_GONE = lazy_gettext("The table marked you as gone. Your clue still answer
 SEAT_ELSEWHERE = lazy_gettext("This seat is now open on another phone. To play here, take it back first.")
 
 
-def seat_refusal(game: Game, seat: int):
-    """409 when this phone may not move the seat (another phone holds it, or a computer plays it); else None.
-    Claims the seat for this phone when it is free."""
+def acting_seat(token: str, variant: str) -> tuple[Game, int]:
+    """The game and seat a seat's form acts for, at a table refereed as `variant` (404 otherwise), claiming the
+    seat for this phone when it is free; 409 when this phone may not move it (another phone holds it, or a
+    computer plays it)."""
+    game, seat = seat_game(token)
+    refereed_as(game, variant)
+    mark_private()
     if claims.claim(game.code, claim_key(seat)) == claims.ELSEWHERE:
-        return error_response(409, str(SEAT_ELSEWHERE))
+        abort(make_response(error_response(409, str(SEAT_ELSEWHERE))))
     if seat in computer_seats(game.code):
-        return error_response(409, str(COMPUTER_SEAT))
-    return None
+        abort(make_response(error_response(409, str(COMPUTER_SEAT))))
+    return game, seat
 
 
 @bp.post("/s/<token>/play")
 @acts
 def seat_act(token: str):
-    game, seat = seat_game(token)
-    refereed_as(game, CLASSIC)
-    mark_private()
-    refused = seat_refusal(game, seat)
-    if refused:
-        return refused
+    game, seat = acting_seat(token, CLASSIC)
 
     def fragment(state):
         return render_live({**seat_context(token, game, seat, state), "etag": seat_etag(game, seat, state)})
@@ -603,12 +602,7 @@ def seat_notes(token: str):
     """The seat writes in its notebook: the clues it crossed off for an opponent, or its mark on a hex. Only the
     phone holding the seat may; the answer is the seat's page again (its fragment, or a redirect without
     JavaScript), with the notebook page and the sheet it was on."""
-    game, seat = seat_game(token)
-    refereed_as(game, CLASSIC)
-    mark_private()
-    refused = seat_refusal(game, seat)
-    if refused:
-        return refused
+    game, seat = acting_seat(token, CLASSIC)
     state = load_play(game)
     if state.phase in ("lobby", OVER):
         return error_response(409, gettext("The notebook is kept while the game runs."))
