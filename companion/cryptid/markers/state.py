@@ -216,24 +216,28 @@ class State:
         """Raise IllegalMove when the move breaks a rule now."""
         if type(move) is not Name and self.phase == OVER:
             raise IllegalMove("game_over")
-        if isinstance(move, Start):
-            if self.phase != LOBBY:
-                raise IllegalMove("already_started")
-            self._check_seat(move.first)
-        elif isinstance(move, Name):
-            self._check_seat(move.seat)
-            clean_name(move.name)
-        elif isinstance(move, (NotHere, ItsHere)):
-            self._check_claim(move)
-        elif isinstance(move, Leave):
-            self._check_seat(move.seat)
-            if move.seat in self.left:
-                raise IllegalMove("you_left")
-        elif isinstance(move, (VoteGone, WithdrawGone)):
-            self._check_vote(move)
-        elif isinstance(move, HostGone):
-            self._check_seat(move.seat)
-            self._check_target(move.seat)
+        _CHECKS[type(move)](self, move)
+
+    def _check_start(self, move: Start) -> None:
+        if self.phase != LOBBY:
+            raise IllegalMove("already_started")
+        self._check_seat(move.first)
+
+    def _check_name(self, move: Name) -> None:
+        self._check_seat(move.seat)
+        clean_name(move.name)
+
+    def _check_leave(self, move: Leave) -> None:
+        self._check_seat(move.seat)
+        if move.seat in self.left:
+            raise IllegalMove("you_left")
+
+    def _check_host_gone(self, move: HostGone) -> None:
+        self._check_seat(move.seat)
+        self._check_target(move.seat)
+
+    def _check_end(self, move: End) -> None:
+        """The host may end a game at any time before it is over."""
 
     def _check_vote(self, move: VoteGone | WithdrawGone) -> None:
         self._check_seat(move.voter)
@@ -287,24 +291,7 @@ class State:
         """The state after one more move; IllegalMove (this state unchanged) when the rules forbid it."""
         self.check(move)
         fold = _Fold(self)
-        if isinstance(move, Start):
-            fold.start(move.first)
-        elif isinstance(move, Name):
-            fold.names[move.seat - 1] = clean_name(move.name)
-        elif isinstance(move, NotHere):
-            fold.not_here(move.seat, move.hex)
-        elif isinstance(move, ItsHere):
-            fold.its_here(move.seat, move.hex)
-        elif isinstance(move, Leave):
-            fold.leave(move.seat)
-        elif isinstance(move, End):
-            fold.end(ENDED)
-        elif isinstance(move, VoteGone):
-            fold.gone_votes[move.seat - 1] |= {move.voter}
-        elif isinstance(move, WithdrawGone):
-            fold.gone_votes[move.seat - 1] -= {move.voter}
-        elif isinstance(move, HostGone):
-            fold.leave(move.seat)
+        _APPLY[type(move)](fold, move)
         fold.settle_gone_votes()
         return fold.freeze(self.version + 1)
 
@@ -359,6 +346,16 @@ class _Fold:
         self.phase, self.first = TURNS, first
         self.turn = None
         self._next_turn(first - 1)
+
+    def name(self, seat: int, name: str) -> None:
+        self.names[seat - 1] = clean_name(name)
+
+    def vote_gone(self, voter: int, seat: int, gone: bool) -> None:
+        """`voter` votes `seat` gone (gone) or takes its vote back."""
+        if gone:
+            self.gone_votes[seat - 1] |= {voter}
+        else:
+            self.gone_votes[seat - 1] -= {voter}
 
     def settle_gone_votes(self) -> None:
         """Mark gone every seat that each other seat still in the game has voted gone, one at a time (a removal,
@@ -570,6 +567,32 @@ class _Fold:
 
     def end(self, outcome: str) -> None:
         self.phase, self.turn, self.outcome = OVER, None, outcome
+
+
+# One entry per move type, as in the classic engine (play.py): what a move must satisfy now, and how it changes
+# the working copy of the state.
+_CHECKS = {
+    Start: State._check_start,
+    Name: State._check_name,
+    NotHere: State._check_claim,
+    ItsHere: State._check_claim,
+    Leave: State._check_leave,
+    End: State._check_end,
+    VoteGone: State._check_vote,
+    WithdrawGone: State._check_vote,
+    HostGone: State._check_host_gone,
+}
+_APPLY = {
+    Start: lambda fold, move: fold.start(move.first),
+    Name: lambda fold, move: fold.name(move.seat, move.name),
+    NotHere: lambda fold, move: fold.not_here(move.seat, move.hex),
+    ItsHere: lambda fold, move: fold.its_here(move.seat, move.hex),
+    Leave: lambda fold, move: fold.leave(move.seat),
+    End: lambda fold, move: fold.end(ENDED),
+    VoteGone: lambda fold, move: fold.vote_gone(move.voter, move.seat, True),
+    WithdrawGone: lambda fold, move: fold.vote_gone(move.voter, move.seat, False),
+    HostGone: lambda fold, move: fold.leave(move.seat),
+}
 
 
 def legal_moves(state: State, seat: int | None) -> list[Move]:
