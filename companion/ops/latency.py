@@ -5,9 +5,9 @@
 Against a running site: deals a refereed game through the JSON API (docs/cryptid-play.md section 8), opens every
 seat's page in headless Chromium (Playwright, as the browser tests use it), then makes moves through the API one
 at a time. Each page records, with the browser's own clock, the moment its live fragment shows the new move; the
-latency of a move on a phone is that moment minus the moment the move was sent. Prints the median, the 90th
-percentile and the largest, over every (move, phone) pair. A tool to run by hand, never a test: timings depend
-on the machine and its load.
+latency of a move on a phone is that moment minus the moment the move was sent. Prints p50 (the median), p95 and
+p99 (ops/measure.py) and the largest, over every (move, phone) pair, with the machine's cores and load average
+before and after. A tool to run by hand, never a test: timings depend on the machine and its load.
 """
 
 from __future__ import annotations
@@ -16,19 +16,18 @@ import argparse
 import json
 import random
 import shutil
-import statistics
 import time
 import urllib.error
 import urllib.request
 
-# Every page notes when its live fragment (#play) shows a longer log than before, on the wall clock
+# Every page notes when its live fragment (#play) shows a new version of the table (data-version), on the wall clock
 # (performance.timeOrigin + now(), which Chromium keeps in step with the system clock the sender reads).
 OBSERVER = """
 window.seen = {};
 const note = () => {
   const play = document.getElementById("play");
-  const count = play && Number(play.dataset.log);
-  if (count && !(count in window.seen)) window.seen[count] = performance.timeOrigin + performance.now();
+  const version = play && Number(play.dataset.version);
+  if (version && !(version in window.seen)) window.seen[version] = performance.timeOrigin + performance.now();
 };
 new MutationObserver(note).observe(document.body, { childList: true, subtree: true });
 note();
@@ -72,6 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
+    from companion.ops.measure import machine_line, summarize
+
+    print(machine_line(), flush=True)
     base = args.url.rstrip("/")
     status, table = call(f"{base}/api/tables", {"players": args.players})
     if status != 201:
@@ -94,15 +96,14 @@ def main(argv: list[str] | None = None) -> int:
             if state["phase"] == "over":
                 break
             state = one_move(base, seats, state, rng)
-            count = len(state["log"])
+            version = state["version"]
             for page in pages:
-                page.wait_for_function(f"window.seen[{count}] !== undefined", timeout=60_000)
-                latencies.append(page.evaluate(f"window.seen[{count}]") - state["sent_ms"])
+                page.wait_for_function(f"window.seen[{version}] !== undefined", timeout=60_000)
+                latencies.append(page.evaluate(f"window.seen[{version}]") - state["sent_ms"])
         browser.close()
-    latencies.sort()
-    p90 = latencies[int(0.9 * (len(latencies) - 1))]
-    print(f"{len(latencies)} move arrivals on {len(pages)} phones: median {statistics.median(latencies):.0f} ms, "
-          f"90th percentile {p90:.0f} ms, max {latencies[-1]:.0f} ms")
+    summary = summarize([latency / 1000 for latency in latencies], digits=0)
+    print(f"{len(latencies)} move arrivals on {len(pages)} phones: {summary.text()}, max {max(latencies):.0f} ms")
+    print(machine_line())
     return 0
 
 

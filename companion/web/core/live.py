@@ -29,7 +29,12 @@ from .fairshare import waiting_without_work_slot
 from .outage import Outage
 
 WAIT_SECONDS = 25.0  # under common proxy read timeouts (nginx: 60 s), so a waiting phone never looks dead
-TICK_SECONDS = 0.15
+# The fallback tick: how often a process reads the stamps of the tables its requests wait on. It is the way
+# changes travel between processes on SQLite (the laptop default runs two), so it is short there: one primary-key
+# read of those tables, 20 a second, costs a fraction of a millisecond each. While PostgreSQL's notifications are
+# heard it only covers a listener that lost its connection, and runs slower.
+TICK_SECONDS = 0.05
+LISTENING_TICK_SECONDS = 0.5
 NOTIFY_CHANNEL = "companion_tables"  # PostgreSQL's channel for table changes; the payload is the table's code
 LISTEN_RETRY_SECONDS = 5.0
 LISTEN_IDLE_SECONDS = 5.0  # how often the listener looks whether anyone still waits (else it stops)
@@ -131,7 +136,7 @@ class Watcher:
         with self.app.app_context():
             while True:
                 time.sleep(pause)
-                pause = TICK_SECONDS
+                pause = LISTENING_TICK_SECONDS if self.listening.is_set() else TICK_SECONDS
                 with self.lock:
                     codes = list(self.waiting)
                 if not codes:
