@@ -8,8 +8,8 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from companion.web.core.app import create_app
-from companion.web.core.db import Base, db
-from tests.helpers import make_app
+from companion.web.core.db import db
+from tests.helpers import empty_database, make_app
 from tests.helpers.processes import HAS_PROC, RUN_MARK, marked
 
 LEAVE_SECONDS = 10  # processes told to stop at the end of the run get this long to go (bounds a hang only)
@@ -104,9 +104,7 @@ def database_url(request, tmp_path):
 def fresh_database_app(database_url, tmp_path):
     """The site on an empty database of each kind."""
     app = make_app(database_url, tmp_path)
-    with app.app_context():
-        Base.metadata.drop_all(db.engine)
-        Base.metadata.create_all(db.engine)
+    empty_database(app)
     yield app
     with app.app_context():
         db.session.remove()

@@ -21,6 +21,25 @@ def make_app(database_url: str, instance: Path):
     return create_app({"TESTING": True, "SECRET_KEY": "s", "SQLALCHEMY_DATABASE_URI": database_url})
 
 
+def empty_database(app) -> None:
+    """Every table of the site empty, as on a new site: the app made them when it started (db.create_tables), and
+    a test finds none of another test's rows. A PostgreSQL database serves every test of a test process, so its
+    tables are emptied in one statement rather than dropped and made again (a fifth of a second a test)."""
+    from sqlalchemy import delete, text
+
+    from companion.web.core.db import Base, db
+
+    with app.app_context():
+        tables = Base.metadata.sorted_tables
+        with db.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                names = ", ".join(f'"{table.name}"' for table in tables)
+                connection.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+            else:
+                for table in reversed(tables):
+                    connection.execute(delete(table))
+
+
 BOOKS_START = '<section class="books"'
 
 

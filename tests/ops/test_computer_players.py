@@ -14,11 +14,11 @@ import pytest
 
 from companion.cryptid.play import State
 from companion.web.core.app import create_app
-from companion.web.core.db import Base, db
+from companion.web.core.db import db
 from companion.web.cryptid import computers
 from companion.web.cryptid.refereed import load_moves, load_play
 from tests.cryptid.test_play import turn_moves
-from tests.helpers import REPO
+from tests.helpers import REPO, empty_database
 from tests.helpers.serving import free_port, running_server
 
 HANG = 120  # seconds: bounds a hang only
@@ -107,9 +107,7 @@ def test_worker_processes_on_one_database_take_each_turn_once(postgresql_url, tm
     os.environ["COMPANION_INSTANCE_PATH"] = str(tmp_path)
     app = create_app({"TESTING": True, "SECRET_KEY": SECRET, "SQLALCHEMY_DATABASE_URI": postgresql_url,
                       "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False})
-    with app.app_context():
-        Base.metadata.drop_all(db.engine)
-        Base.metadata.create_all(db.engine)
+    empty_database(app)
     environment = dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path), DATABASE_URL=postgresql_url, COMPANION_SECRET_KEY=SECRET,
                        COMPANION_COMPUTER_PAUSE="0-0.02", PYTHONPATH=str(REPO))
     client = app.test_client()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import io
 import re
+from functools import lru_cache
 from pathlib import Path
 
 from flask import Flask, request, send_file, send_from_directory
@@ -32,14 +33,19 @@ def minify_js(text: str) -> str:
 MINIFIERS = {".css": (minify_css, "text/css"), ".js": (minify_js, "text/javascript")}
 
 
+@lru_cache(maxsize=256)
+def _minified(path: Path, changed: int) -> tuple[bytes, str, str]:
+    """A file's minified body, its type and its ETag; remembered per process while the file is unchanged
+    (`changed`: its modification time), so that apps made one after another (the tests') minify it once."""
+    minify, mimetype = MINIFIERS[path.suffix]
+    body = minify(path.read_text(encoding="utf-8")).encode()
+    return body, mimetype, hashlib.blake2b(body, digest_size=8).hexdigest()
+
+
 def init_app(app: Flask, folder: Path) -> None:
     """Serve `folder` (shared files, and a subfolder per game) at /static, minifying .css and .js once at start-up."""
-    minified = {}
-    for path in folder.rglob("*"):
-        if path.suffix in MINIFIERS:
-            minify, mimetype = MINIFIERS[path.suffix]
-            body = minify(path.read_text(encoding="utf-8")).encode()
-            minified[path.relative_to(folder).as_posix()] = (body, mimetype, hashlib.blake2b(body, digest_size=8).hexdigest())
+    minified = {path.relative_to(folder).as_posix(): _minified(path, path.stat().st_mtime_ns)
+                for path in folder.rglob("*") if path.suffix in MINIFIERS}
 
     def static(filename: str):
         if filename in minified:

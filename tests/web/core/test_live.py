@@ -10,9 +10,9 @@ import time
 import pytest
 
 from companion.web.core import live
-from companion.web.core.db import Base, db
+from companion.web.core.db import db
 from companion.web.core.store import on_commit_of_changes, touch
-from tests.helpers import make_app
+from tests.helpers import empty_database, make_app
 
 
 @pytest.fixture
@@ -24,9 +24,7 @@ def no_tick(monkeypatch):
 def two_apps(database_url, tmp_path):  # noqa: F811
     """Two app instances on one fresh database, as two server processes have."""
     apps = [make_app(database_url, tmp_path) for _ in range(2)]
-    with apps[0].app_context():
-        Base.metadata.drop_all(db.engine)
-        Base.metadata.create_all(db.engine)
+    empty_database(apps[0])
     for app in apps:
         app.config.update(WTF_CSRF_ENABLED=False, RATELIMIT_ENABLED=False)
     yield apps

@@ -15,7 +15,7 @@ from companion.cryptid.hexgrid import hex_row_col, hexes_of
 from companion.cryptid.play import State
 from companion.cryptid.view import view
 from companion.web.core.computers import take_all_pending
-from companion.web.core.db import Base, db
+from companion.web.core.db import db
 from companion.web.cryptid import computers
 from companion.web.cryptid.models import ComputerSeat
 from companion.web.cryptid.tokens import (
@@ -25,16 +25,14 @@ from companion.web.cryptid.tokens import (
     seat_token,
 )
 from tests.cryptid.test_play import turn_moves
-from tests.helpers import make_app
+from tests.helpers import empty_database, make_app
 
 
 @pytest.fixture
 def site(database_url, tmp_path):
     app = make_app(database_url, tmp_path)
     app.config.update(WTF_CSRF_ENABLED=False, RATELIMIT_ENABLED=False)
-    with app.app_context():
-        Base.metadata.drop_all(db.engine)
-        Base.metadata.create_all(db.engine)
+    empty_database(app)
     with app.test_request_context():  # for signing links in the tests
         yield app
     with app.app_context():

@@ -15,19 +15,17 @@ import pytest
 from companion.cryptid.hexgrid import hex_name, hex_row_col, hexes_of
 from companion.cryptid.play import Search, State
 from companion.cryptid.text import clue_text, hint_text
-from companion.web.core.db import Base, db
+from companion.web.core.db import db
 from companion.web.cryptid.tokens import host_token
 from tests.cryptid.test_play import turn_moves
-from tests.helpers import make_app, without_books
+from tests.helpers import empty_database, make_app, without_books
 
 
 @pytest.fixture
 def apps(database_url, tmp_path):  # noqa: F811
     """Two app instances (two connection pools, as two server processes have) on one fresh database."""
     first = make_app(database_url, tmp_path)
-    with first.app_context():
-        Base.metadata.drop_all(db.engine)
-        Base.metadata.create_all(db.engine)
+    empty_database(first)
     first.config.update(WTF_CSRF_ENABLED=False, RATELIMIT_ENABLED=False)
     second = make_app(database_url, tmp_path)
     second.config.update(WTF_CSRF_ENABLED=False, RATELIMIT_ENABLED=False)
