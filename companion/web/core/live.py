@@ -176,6 +176,7 @@ def wait_for_change(code: str, known: str | None, current: Callable[[], str], se
         while True:
             # The stamp is read before the state: a change after the read moves the stamp and ends the wait.
             stamp = watcher.stamp(code)
+            store.forget_request_reads(code)
             version = current()
             left = deadline - time.monotonic()
             if version != known or left <= 0:

@@ -55,12 +55,12 @@ class Referee(Generic[S]):
         return following
 
     def play_once(self, move, version: int | None, logged: Callable[[], list], stale: Callable[[Exception], bool],
-                  refusals: tuple[type[Exception], ...]) -> S:
+                  refusals: tuple[type[Exception], ...], stamp: str | None = None) -> S:
         """play(), except that the same move sent again for the version it already moved on from (a double tap,
         or a form sent twice) is not an error: the move was made once, and the answer is the table now.
         `logged()` gives the table's moves, `stale(error)` tells a refusal for a stale version."""
         try:
-            return self.play(move, version)
+            return self.play(move, version, stamp)
         except (*refusals, Conflict) as error:
             if version is not None and (isinstance(error, Conflict) or stale(error)):
                 moves = logged()

@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Callable, Iterator, TypeVar
 
-from flask import Flask, current_app, has_app_context
+from flask import Flask, current_app, has_app_context, has_request_context, request
 from sqlalchemy import Connection, bindparam, delete, event, select, text
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -81,7 +81,10 @@ def on_commit_of_changes(app: Flask, changed: Callable[[str], None]) -> None:
 
 @event.listens_for(Session, "after_commit")
 def _committed(session: Session) -> None:
+    global _commits
     codes = session.info.pop(_TOUCHED, ())
+    if codes:
+        _commits += 1
     changed = current_app.extensions.get(_ON_COMMIT) if codes and has_app_context() else None
     if changed is not None:
         for code in codes:
@@ -91,6 +94,37 @@ def _committed(session: Session) -> None:
 @event.listens_for(Session, "after_rollback")
 def _rolled_back(session: Session) -> None:
     session.info.pop(_TOUCHED, None)
+
+
+# How many commits of this process changed a table: a read a request remembers is stale once this moved (any
+# table's change counts, which keeps it one number; other processes' changes reach a request only when it waits
+# for them: live.py).
+_commits = 0
+_REQUEST_READS = "companion.request_reads"  # the request environ's key of what it read once
+
+
+def read_once_per_request(kind: str, code: str, read: Callable[[], T]) -> T:
+    """What `read()` gives about table `code`, read once per request: later calls in the same request get the
+    same value until this process changes a table (a commit that touched one) or the request waits for a change
+    (forget_request_reads). Outside a request, read every time."""
+    if not has_request_context():
+        return read()
+    reads = request.environ.setdefault(_REQUEST_READS, {})
+    mark = _commits
+    found = reads.get((kind, code))
+    if found is not None and found[0] == mark:
+        return found[1]
+    value = read()
+    reads[kind, code] = (mark, value)
+    return value
+
+
+def forget_request_reads(code: str) -> None:
+    """Read table `code` afresh from now on in this request: a long poll asks whether it changed."""
+    if has_request_context():
+        reads = request.environ.get(_REQUEST_READS, {})
+        for key in [key for key in reads if key[1] == code]:
+            del reads[key]
 
 
 def stamp_of(last_activity: datetime | None, changes: int | None) -> str:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from sqlalchemy import bindparam, select
 
 from companion.web.core.db import TableRecord
-from companion.web.core.store import reading, stamp_of
+from companion.web.core.store import read_once_per_request, reading, stamp_of
 
 from .models import CLASSIC, RefereedTable
 
@@ -30,7 +30,12 @@ _HEAD = (
 
 
 def read_head(code: str) -> TableHead:
-    """The table's head in one read, so that a poll which finds nothing new costs almost nothing."""
+    """The table's head in one read, so that a poll which finds nothing new costs almost nothing; read once per
+    request (until the request changes the table or waits for a change), however many parts of it ask."""
+    return read_once_per_request("cryptid-head", code, lambda: _read_head(code))
+
+
+def _read_head(code: str) -> TableHead:
     with reading() as connection:
         row = connection.execute(_HEAD, {"code": code}).first()
     if row is None:

@@ -103,16 +103,18 @@ def load_play(game: Game, head: TableHead | None = None):
 def submit(game: Game, move, version: int | None = None):
     """Apply one move: the variant's IllegalMove when the rules (or a stale `version`) forbid it, Conflict when
     another move took its place first; either way nothing changes. Returns the new state."""
-    return variant_of(read_head(game.code)).referee(game).play(move, version)
+    head = read_head(game.code)
+    return variant_of(head).referee(game).play(move, version, head.stamp)
 
 
 def submit_once(game: Game, move, version: int | None):
     """submit(), except that the same move sent again for the version it already moved on from (a double tap on
     Confirm, or a form sent twice) is not an error: the move was made once, and the answer is the game now."""
-    rules = variant_of(read_head(game.code))
+    head = read_head(game.code)
+    rules = variant_of(head)
     return rules.referee(game).play_once(
         move, version, lambda: rules.moves(game), lambda error: getattr(error, "reason", "") == "stale_version",
-        (rules.illegal_move,))
+        (rules.illegal_move,), head.stamp)
 
 
 def settle_reveal(game: Game) -> None:

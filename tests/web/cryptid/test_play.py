@@ -452,3 +452,37 @@ def test_a_phone_opening_its_seat_finds_its_page_current_after_its_first_live_up
     assert first.headers["ETag"].strip('"').split(":")[0] == shown
     other = apps[1].test_client()
     assert other.get(f"/s/{token}").status_code == 409  # held by the first phone now: the take-over question
+
+
+def test_a_request_reads_the_table_once_and_again_only_after_it_changed_it(apps, monkeypatch):
+    """One read of the table's head per request (a request-scoped snapshot): a seat's page reads it once
+    however many of its parts ask; a move reads it before the seat's claim, after it and after the move (each of
+    the two changes the table); another process's move is seen by the next request, and a long poll reads the
+    table afresh at each wake-up (test_live.py)."""
+    import companion.web.cryptid.head as head
+    from companion.web.cryptid.refereed import load_play
+
+    first, second = apps
+    table = first.test_client().post("/api/tables", json={"players": 3}).get_json()
+    game = first.extensions["dealer"].load(table["code"])
+    reads = []
+    read = head._read_head
+    monkeypatch.setattr(head, "_read_head", lambda code: reads.append(code) or read(code))
+    with first.app_context():
+        state = load_play(game)
+    token = urlsplit(table["seats"][state.turn - 1]["url"]).path.rsplit("/", 1)[1]
+    client = first.test_client()
+    reads.clear()
+    assert client.get(f"/s/{token}").status_code == 200
+    assert reads == [game.code]
+    reads.clear()
+    cube = {"do": "cube", "hex": str(hexes_of(state.cube_choices(state.turn))[0]), "version": str(state.version)}
+    assert client.post(f"/s/{token}/play", data=cube, headers={"X-Requested-With": "fetch"}).status_code == 200
+    assert len(reads) == 3
+    # A move made by the other process: the first one's next request sees it.
+    with second.app_context():
+        moved = load_play(game)
+    nxt = urlsplit(table["seats"][moved.turn - 1]["url"]).path.rsplit("/", 1)[1]
+    cube = {"action": "cube", "hex": dict(zip(("row", "col"), hex_row_col(hexes_of(moved.cube_choices(moved.turn))[0])))}
+    assert second.test_client().post(f"/api/seats/{nxt}/play", json=cube).status_code == 200
+    assert first.test_client().get(f"/api/tables/{table['code']}/play").get_json()["version"] == moved.version + 1
