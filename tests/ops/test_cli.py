@@ -174,6 +174,7 @@ def test_the_page_benchmark_times_every_page_it_names(capsys):
     assert "table panel poll, 304 (target <= 1 ms)" in output and "QR code of a new seat link" in output
 
 
+@pytest.mark.slow
 def test_a_short_refereed_load_run_plays_without_errors(capsys):
     """load --play against a server of its own: tables are dealt, phones hold live updates and move; no request
     fails."""

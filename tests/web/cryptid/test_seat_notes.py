@@ -160,6 +160,7 @@ def test_the_books_show_no_chance_or_count_the_player_did_not_work_out(apps):  #
         assert "You crossed off 0 of these 48 clues." in books
 
 
+@pytest.mark.slow
 def test_no_response_of_a_whole_game_shows_another_seats_notes(apps):  # noqa: F811
     """Each seat crosses off its own clues and marks its own hexes while a whole game is played; every page, live
     fragment, move and notes answer and JSON body each seat receives shows its own notes only, and the host
