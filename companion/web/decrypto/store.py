@@ -55,12 +55,13 @@ class DecryptoTable:
         if version is not None and version != self.version:
             raise Conflict(self)
 
-    def apply(self, move: Move) -> DecryptoTable:
-        """The table after one more move (the engine's IllegalMove when the rules refuse it)."""
+    def apply(self, move: Move, at: datetime | None = None) -> DecryptoTable:
+        """The table after one more move, made `at` (now, unless the log says when): the engine's IllegalMove
+        when the rules refuse it."""
         state = self.state.apply(move)
         clues_in_at = self.clues_in_at
         if isinstance(move, GiveClues) and state.current is not None:
-            clues_in_at = utcnow() if sum(t.given for t in state.current.transmissions) == 1 else None
+            clues_in_at = (at or utcnow()) if sum(t.given for t in state.current.transmissions) == 1 else None
         if state.current is None or all(t.given for t in state.current.transmissions):
             clues_in_at = None
         return replace(self, state=state, version=self.version + 1, clues_in_at=clues_in_at)
@@ -112,18 +113,13 @@ def _fold(code: str) -> DecryptoTable | None:
     db.session.commit()  # end the read transaction: the next read sees newer commits
     log = [(json.loads(data), made_at) for data, made_at in rows]
     starts = [index for index, (data, _) in enumerate(log) if data.get("action", data.get("type")) == NEXT_GAME]
-    state, clues_in_at = State.initial(setup), None
-    for data, made_at in log[starts[-1] + 1 :] if starts else log:
-        move = Move.from_json(data)
-        state = state.apply(move)
-        if isinstance(move, GiveClues) and state.current is not None:
-            given = sum(t.given for t in state.current.transmissions)
-            clues_in_at = made_at if given == 1 else None
-    if state.current is None or all(t.given for t in state.current.transmissions):
-        clues_in_at = None
-    elif clues_in_at is not None and clues_in_at.tzinfo is None:
-        clues_in_at = clues_in_at.replace(tzinfo=timezone.utc)  # SQLite gives the stored UTC time back naive
-    return DecryptoTable(code, state, len(log), used, clues_in_at)
+    first = starts[-1] + 1 if starts else 0  # the current game's first move
+    table = DecryptoTable(code, State.initial(setup), first, used)
+    for data, made_at in log[first:]:
+        if made_at.tzinfo is None:
+            made_at = made_at.replace(tzinfo=timezone.utc)  # SQLite gives the stored UTC time back naive
+        table = table.apply(Move.from_json(data), made_at)
+    return table
 
 
 _LOG = select(MoveRecord.data, MoveRecord.made_at).where(MoveRecord.code == bindparam("code")).order_by(MoveRecord.seq)
