@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass
 from math import log2
 
-from .deduction import Evidence, Posterior, clue_table, posterior, seat_clues
+from .deduction import Evidence, Posterior, clue_table, posterior, prepare, seat_clues
 from .hexgrid import DISTANCE, hexes_of, mask_of
 from .play import CUBE, DISC, PENDING_CUBE, PENDING_DISC, SEARCH, Ask, Cube, Disc, Move, Search
 from .view import View
@@ -72,6 +72,14 @@ REFERENCES: dict[str, Strategy] = {
     "gain-34": Strategy("gain-34", EXACT, GAIN, 0.34, ANYWHERE, discs=ANYWHERE),
 }
 STRATEGIES = LEVELS | REFERENCES
+
+
+def think_ahead(map_code: str, players: int, strategy: Strategy) -> None:
+    """What a computer player may work out while the opening is played, before its first question: the exact
+    reasoner finds the map's valid clue sets (deduction.prepare), so its questions only filter them. Knows
+    nothing of any seat: what it finds depends on the map alone."""
+    if strategy.reasoning == EXACT:
+        prepare(map_code, players)
 
 
 def choose_move(view: View, strategy: Strategy, rng: random.Random, hint: str | None = None) -> Move:
@@ -325,11 +333,13 @@ def _answers(view: View, known: Posterior) -> dict[tuple[int, int], tuple[float,
                 if areas[clue] >> hex & 1:
                     signature |= 1 << position
             splits.setdefault(signature, []).append(hex)
+        position = {clue: place for place, clue in enumerate(clues)}
+        entries = [(position[clue], habitat, count) for (clue, habitat), count in counts.items()]
         for signature, hexes in splits.items():
             disc: dict[int, int] = {}
             cube: dict[int, int] = {}
-            for (clue, habitat), count in counts.items():
-                side = disc if signature >> clues.index(clue) & 1 else cube
+            for place, habitat, count in entries:
+                side = disc if signature >> place & 1 else cube
                 side[habitat] = side.get(habitat, 0) + count
             disc_total, cube_total = sum(disc.values()), sum(cube.values())
             total = disc_total + cube_total

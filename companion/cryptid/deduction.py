@@ -13,18 +13,21 @@ Each allowed assignment of clues to seats is equally likely.
 
 from __future__ import annotations
 
+from array import array
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
 from math import factorial
+from threading import Lock
 
 from .board import Board
 from .clues import CLUES, MAX_AREA, MIN_AREA, Clue, clue_areas
 from .hexgrid import ALL_HEXES, HEX_COUNT, hexes_of
 from .hexgrid import hexes_of as _bits  # set bits of any mask, here of clue masks
 from .hints import HINT_CATEGORIES
-from .search import ClueSetSearch
+from .search import MENTIONS, ClueSetSearch
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,24 +166,33 @@ def posterior(evidence: Evidence, masks: tuple[int, ...] | None = None) -> Poste
     masks = seat_clues(evidence) if masks is None else masks
     weights = [0] * HEX_COUNT
     by_clue: list[dict[tuple[int, int], int]] = [{} for _ in masks]
+    alike: dict[tuple[int, ...], dict[tuple[int, int], int]] = {}
     assignments = sets = 0
-    for habitat, clue_set in _clue_sets(evidence, masks):
-        count = _count_matchings(clue_set, masks, habitat, by_clue)
+    for record in _clue_sets(evidence, masks):
+        habitat = record >> _HABITAT_SHIFT
+        count = _count_matchings(record & _CLUE_BITS, masks, habitat, by_clue, alike)
         if count:
             sets += 1
             assignments += count
             weights[habitat] += count
+    for seats, shares in alike.items():
+        for seat in seats:
+            counts = by_clue[seat]
+            for key, share in shares.items():
+                counts[key] = counts.get(key, 0) + share
     return Posterior(assignments, sets, tuple(weights), tuple(by_clue))
 
 
 def _count_matchings(
-    clue_set: tuple[int, ...], masks: tuple[int, ...], habitat: int, by_clue: list[dict[tuple[int, int], int]]
+    free: int,
+    masks: tuple[int, ...],
+    habitat: int,
+    by_clue: list[dict[tuple[int, int], int]],
+    alike: dict[tuple[int, ...], dict[tuple[int, int], int]],
 ) -> int:
-    """How many ways the clues of a set go one to a seat, each to a seat whose mask holds it; adds to `by_clue`
-    how many of those give each seat each clue."""
-    free = 0
-    for index in clue_set:
-        free |= 1 << index
+    """How many ways the clues of a set (`free`, a clue mask) go one to a seat, each to a seat whose mask holds
+    it; adds to `by_clue` how many of those give each seat each clue, or, when every open seat may take every
+    clue left (the common case), to `alike` under those seats, once for them all."""
     pinned: list[tuple[int, int]] = []  # seats that can take only one clue of the set (the reasoner's own)
     open_seats: list[tuple[int, int]] = []
     for seat, mask in enumerate(masks):
@@ -196,12 +208,32 @@ def _count_matchings(
     # The common case: every other seat may take any clue that is left, so no seat is pinned by its pieces.
     if all(fit & free == free for _, fit in open_seats):
         count = factorial(len(open_seats))
-        each = count // len(open_seats) if open_seats else 0
-        shares = [(seat, clue, each) for seat, _ in open_seats for clue in _bits(free)]
+        shares = []
+        if open_seats:
+            each = count // len(open_seats)
+            seats = tuple(seat for seat, _ in open_seats)
+            group = alike.get(seats)
+            if group is None:
+                group = alike[seats] = {}
+            for clue in _bits(free):
+                key = (clue, habitat)
+                group[key] = group.get(key, 0) + each
     else:
-        count, shares = _place(open_seats, free)
+        # Counted on the seats' fits relative to the clues left (bit k: the k-th clue of `free`), in sorted
+        # order: sets share a few such patterns, so each is counted once.
+        clues = list(_bits(free))
+        pattern = []
+        for _, fit in open_seats:
+            relative = 0
+            for position, clue in enumerate(clues):
+                if fit >> clue & 1:
+                    relative |= 1 << position
+            pattern.append(relative)
+        order = sorted(range(len(pattern)), key=pattern.__getitem__)
+        count, relative_shares = _place(tuple(pattern[row] for row in order), (1 << len(clues)) - 1)
         if not count:
             return 0
+        shares = [(open_seats[order[row]][0], clues[position], ways) for row, position, ways in relative_shares]
     shares += [(seat, fit.bit_length() - 1, count) for seat, fit in pinned]
     for seat, clue, share in shares:
         counts = by_clue[seat]
@@ -210,52 +242,116 @@ def _count_matchings(
     return count
 
 
-def _place(open_seats: list[tuple[int, int]], free: int) -> tuple[int, list[tuple[int, int, int]]]:
-    """Count the ways to give each seat one clue of `free` that fits it, and how many give each seat each clue:
-    (count, [(seat, clue, ways)])."""
+@lru_cache(maxsize=1 << 16)
+def _place(fits: tuple[int, ...], free: int) -> tuple[int, tuple[tuple[int, int, int], ...]]:
+    """Count the ways to give each row one bit of `free` that its fit holds, all different, and how many give
+    each row each bit: (count, ((row, bit position, ways), ...))."""
     count = 0
     ways: dict[tuple[int, int], int] = {}
     taken: list[int] = []
 
-    def place(position: int, free: int) -> None:
+    def place(row: int, free: int) -> None:
         nonlocal count
-        if position == len(open_seats):
+        if row == len(fits):
             count += 1
-            for (seat, _), bit in zip(open_seats, taken):
-                key = (seat, bit.bit_length() - 1)
+            for placed, bit in enumerate(taken):
+                key = (placed, bit.bit_length() - 1)
                 ways[key] = ways.get(key, 0) + 1
             return
-        options = open_seats[position][1] & free
+        options = fits[row] & free
         while options:
             bit = options & -options
             options ^= bit
             taken.append(bit)
-            place(position + 1, free ^ bit)
+            place(row + 1, free ^ bit)
             taken.pop()
 
     place(0, free)
-    return count, [(seat, clue, n) for (seat, clue), n in ways.items()]
+    return count, tuple((row, position, n) for (row, position), n in ways.items())
 
 
 def each_assignment(evidence: Evidence) -> Iterator[tuple[tuple[int, ...], int]]:
     """Every allowed assignment itself, as (clue index per seat, habitat): for tests and for looking at a few;
     posterior() counts them without listing them."""
     masks = seat_clues(evidence)
-    for habitat, clue_set in _clue_sets(evidence, masks):
-        for order in permutations(clue_set):
+    for record in _clue_sets(evidence, masks):
+        habitat = record >> _HABITAT_SHIFT
+        for order in permutations(_bits(record & _CLUE_BITS)):
             if all(mask >> clue & 1 for mask, clue in zip(masks, order)):
                 yield order, habitat
 
 
-def _clue_sets(evidence: Evidence, masks: tuple[int, ...]) -> Iterator[tuple[int, tuple[int, ...]]]:
-    """(habitat, clue indices) of every valid clue set drawn from the seats' masks that holds the reasoner's
-    own clue and leaves the shown hint open; whether its clues can be handed out to the seats is not checked."""
-    areas = clue_table(evidence.map_code).areas
+# A clue set is kept as one int: its habitat above the clue mask (48 clues), so a list of them sorts by habitat,
+# then by clue mask, and an array of them takes 8 bytes a set.
+_HABITAT_SHIFT = len(CLUES)
+_CLUE_BITS = (1 << _HABITAT_SHIFT) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class _KeptSets:
+    """The valid clue sets of a map and player count that some assignment within the seats' clue `masks` could
+    hand out, none mentioning a category of `unmentioned`, sorted (see _HABITAT_SHIFT). They hold every set that
+    seats with narrower masks and a hint more could be handed."""
+
+    masks: tuple[int, ...]
+    unmentioned: int
+    records: array
+
+
+# The public record's clue sets of the maps played lately. Pieces only ever rule clues out and a hint only
+# bans a category, so every later question at a table, public or a seat's own (its own mask is one clue of its
+# public one), draws its sets from the last ones kept: filtering them replaces the search, the costly part of a
+# posterior. 64 maps of at most some 35,000 sets, 8 bytes a set.
+_KEPT_MAPS = 64
+_kept: OrderedDict[tuple[str, int], _KeptSets] = OrderedDict()
+_kept_lock = Lock()
+
+
+def prepare(map_code: str, players: int) -> None:
+    """Find a map's valid clue sets before anyone asks (the search every later posterior of a table filters):
+    a computer player does it while the opening is played, so its first question does not wait for it."""
+    nothing = (0,) * players
+    evidence = Evidence(map_code, nothing, nothing)
+    _clue_sets(evidence, seat_clues(evidence))
+
+
+def _clue_sets(evidence: Evidence, masks: tuple[int, ...]) -> list[int]:
+    """Every valid clue set drawn from the seats' masks that holds the reasoner's own clue and leaves the shown
+    hint open, as sorted ints (see _HABITAT_SHIFT); whether its clues can be handed out to the seats is not
+    checked. Found by the search, or filtered from the sets kept (which may hold a few more that no seat can be
+    handed): the sets that can be handed out, and their order, are the same whatever was asked before."""
     union = 0
     for mask in masks:
         union |= mask
-    required_clue = 1 << evidence.clue.index if evidence.clue is not None else 0
+    required = 1 << evidence.clue.index if evidence.clue is not None else 0
     unmentioned = 1 << HINT_CATEGORIES.index(evidence.hint) if evidence.hint else 0
+    key = (evidence.map_code, len(masks))
+    with _kept_lock:
+        kept = _kept.get(key)
+    if (kept is not None and not kept.unmentioned & ~unmentioned
+            and all(not mask & ~wider for mask, wider in zip(masks, kept.masks))):
+        newly_banned = unmentioned & ~kept.unmentioned
+        records = [
+            record for record in kept.records
+            if not record & _CLUE_BITS & ~union and (not required or record & required)
+            and not (newly_banned and any(MENTIONS[index] & newly_banned for index in _bits(record & _CLUE_BITS)))
+        ]
+    else:
+        records = sorted(_search_clue_sets(evidence, masks, union, required, unmentioned))
+    if not required:
+        with _kept_lock:
+            _kept[key] = _KeptSets(masks, unmentioned, array("q", records))
+            _kept.move_to_end(key)
+            while len(_kept) > _KEPT_MAPS:
+                _kept.popitem(last=False)
+    return records
+
+
+def _search_clue_sets(
+    evidence: Evidence, masks: tuple[int, ...], union: int, required_clue: int, unmentioned: int
+) -> Iterator[int]:
+    """The clue sets of _clue_sets found by the hitting-set search, habitat by habitat."""
+    areas = clue_table(evidence.map_code).areas
     # The habitat is allowed by some candidate of every seat.
     possible = (1 << HEX_COUNT) - 1
     for mask in masks:
@@ -273,4 +369,7 @@ def _clue_sets(evidence: Evidence, masks: tuple[int, ...]) -> Iterator[tuple[int
             continue
         search = ClueSetSearch.for_candidates(candidates, habitat)
         for clue_set in search.each(len(masks), required=required, unmentioned=unmentioned):
-            yield habitat, clue_set
+            record = habitat << _HABITAT_SHIFT
+            for index in clue_set:
+                record |= 1 << index
+            yield record

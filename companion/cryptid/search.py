@@ -29,7 +29,7 @@ _WIDTH = f"0{HEX_COUNT}b"
 class ClueSetSearch:
     """The hitting sets D(g) of one habitat over an ordered list of candidate clues that allow it."""
 
-    __slots__ = ("indices", "hittable", "_sets", "_mentions", "_negated")
+    __slots__ = ("indices", "hittable", "_sets", "_mentions", "_negated", "_ruled")
 
     def __init__(self, indices: list[int], sets: list[int]) -> None:
         """indices: clue index of each bit position; sets: D(g) for every hex g but the habitat."""
@@ -41,6 +41,7 @@ class ClueSetSearch:
         self._sets = sets
         self._mentions = [MENTIONS[index] for index in indices]
         self._negated = [CLUES[index].negated for index in indices]
+        self._ruled: list[int] | None = None  # per bit position, the sets its clue hits (see _sole_hitters)
 
     @classmethod
     def for_candidates(cls, candidates: list[tuple[int, int]], habitat: int) -> "ClueSetSearch":
@@ -78,13 +79,7 @@ class ClueSetSearch:
         negated_of = self._negated
         indices = self.indices
 
-        def valid_leaf(picked: int) -> bool:
-            unique = 0
-            for hit in sets:
-                hit &= picked
-                if hit & (hit - 1) == 0:
-                    unique |= hit
-            return unique == picked
+        valid_leaf = self._sole_hitters
 
         def walk(
             position: int, picked: int, depth: int, negatives: int, mentioned: int, banned: int
@@ -135,12 +130,33 @@ class ClueSetSearch:
             yield tuple(index for j, index in enumerate(indices) if picked >> j & 1)
 
 
-def transpose(masks: list[int]) -> list[int]:
-    """For each hex g, the int whose bit j says whether hex g is in masks[j]."""
+    def _sole_hitters(self, picked: int) -> bool:
+        """Whether each clue of `picked` is the only one of them in some set D(g), so none is redundant."""
+        if self._ruled is None:
+            self._ruled = transpose(self._sets, len(self.indices))
+        ruled = self._ruled
+        hits = []
+        while picked:
+            bit = picked & -picked
+            picked ^= bit
+            hits.append(ruled[bit.bit_length() - 1])
+        for position, own in enumerate(hits):
+            others = 0
+            for other, hit in enumerate(hits):
+                if other != position:
+                    others |= hit
+            if not own & ~others:
+                return False
+        return True
+
+
+def transpose(masks: list[int], width: int = HEX_COUNT) -> list[int]:
+    """For each bit g below `width` (a hex, by default), the int whose bit j says whether g is in masks[j]."""
     if not masks:
-        return [0] * HEX_COUNT
-    # String operations are fast in CPython: row j (last mask first) of 108 digits, read down each column.
-    rows = [format(mask, _WIDTH) for mask in reversed(masks)]
+        return [0] * width
+    # String operations are fast in CPython: row j (last mask first) of `width` digits, read down each column.
+    digits = _WIDTH if width == HEX_COUNT else f"0{width}b"
+    rows = [format(mask, digits) for mask in reversed(masks)]
     columns = [int("".join(column), 2) for column in zip(*rows)]
     columns.reverse()
     return columns

@@ -13,9 +13,9 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from companion.cryptid.bots import STRATEGIES, Strategy, choose_move
+from companion.cryptid.bots import STRATEGIES, Strategy, choose_move, think_ahead
 from companion.cryptid.generator import new_game
-from companion.cryptid.play import ASK, OVER, SEARCH, Start, State
+from companion.cryptid.play import ASK, OVER, PENDING_MOVE, SEARCH, Start, State
 from companion.cryptid.rng import Stream
 from companion.cryptid.view import view
 
@@ -26,8 +26,8 @@ MOVE_CAP = 400  # a game still running after this many moves is counted as unfin
 
 @dataclass
 class Tally:
-    """What one strategy did over a run: seats played, wins, its seats' own turns after the opening, decision
-    times."""
+    """What one strategy did over a run: seats played, wins, its seats' own turns after the opening, the times
+    of its turn decisions (asks and searches; not the cubes and discs placed when told to)."""
 
     seats: int = 0
     wins: int = 0
@@ -44,7 +44,8 @@ class GameResult:
 
 
 def play_game(game, strategies: list[Strategy], rng: random.Random, times: list[list[float]]) -> GameResult:
-    """One game to its end, seat n played by strategies[n - 1]; appends each decision's seconds to times[n - 1]."""
+    """One game to its end, seat n played by strategies[n - 1]; appends the seconds of each of its turn decisions
+    (asks and searches) to times[n - 1]."""
     state = State.initial(game).apply(Start(1))
     for _ in range(MOVE_CAP):
         if state.phase == OVER:
@@ -53,7 +54,8 @@ def play_game(game, strategies: list[Strategy], rng: random.Random, times: list[
         seen = view(state, seat)
         started = time.perf_counter()
         move = choose_move(seen, strategies[seat - 1], rng)
-        times[seat - 1].append(time.perf_counter() - started)
+        if seen.pending == PENDING_MOVE:
+            times[seat - 1].append(time.perf_counter() - started)
         state = state.apply(move)
     # The opening is cubes only: every ask and search is a turn after it.
     turns = sum(entry.action in (ASK, SEARCH) for entry in state.log)
@@ -70,11 +72,16 @@ def run_selfplay(games: int, players: int, mode: str, levels: list[str], seed: i
     if len(levels) != players:
         raise ValueError(f"give one level, or one per seat ({players})")
     tallies: dict[str, Tally] = defaultdict(Tally)
-    turns, unfinished = [], 0
+    turns, unfinished, ahead = [], 0, []
     for number in range(games):
         game = new_game(players, mode, entropy=Stream("bots", seed, mode, players, number))
         order = levels[number % players:] + levels[: number % players]
         strategies = [STRATEGIES[name] for name in order]
+        # What the computers work out while the opening is played (one process, as at a table of the site).
+        started = time.perf_counter()
+        for strategy in strategies:
+            think_ahead(game.board.to_map_code(), players, strategy)
+        ahead.append(time.perf_counter() - started)
         times: list[list[float]] = [[] for _ in range(players)]
         result = play_game(game, strategies, random.Random(f"bots-{seed}-{number}"), times)
         for seat, name in enumerate(order, 1):
@@ -91,6 +98,9 @@ def run_selfplay(games: int, players: int, mode: str, levels: list[str], seed: i
     print(f"{games} games, {players} players, {mode} mode, seats: {', '.join(levels)}, seed {seed}")
     print(f"unfinished games: {unfinished}; turns after the opening (every seat's asks and searches): "
           f"mean {_mean(turns):.2f} ± {_standard_error(turns):.2f}")
+    thinking = summarize(ahead, digits=1)
+    print(f"thinking ahead while the opening is played (once a game): p50 {thinking.p50_ms} ms, "
+          f"p95 {thinking.p95_ms} ms")
     rows = {}
     for name, tally in tallies.items():
         rate = tally.wins / tally.seats
@@ -103,7 +113,8 @@ def run_selfplay(games: int, players: int, mode: str, levels: list[str], seed: i
         print(f"  {name:<12} seats {tally.seats:>6}  win rate {rate:6.1%} ± {error:5.1%} "
               f"({rate / fair:4.2f}x fair share)  own turns {own:5.2f}  "
               f"decision p50 {timing.p50_ms} ms, p95 {timing.p95_ms} ms")
-    return {"games": games, "unfinished": unfinished, "mean_turns": _mean(turns), "levels": rows}
+    return {"games": games, "unfinished": unfinished, "mean_turns": _mean(turns), "levels": rows,
+            "ahead_p50_ms": thinking.p50_ms, "ahead_p95_ms": thinking.p95_ms}
 
 
 def _mean(values: list[int]) -> float:

@@ -21,7 +21,7 @@ import pytest
 
 from companion.cryptid.board import Board
 from companion.cryptid.clues import CLUES, clue_areas
-from companion.cryptid.deduction import Evidence, posterior, seat_clues
+from companion.cryptid.deduction import Evidence, posterior, prepare, seat_clues
 from companion.cryptid.hexgrid import HEX_COUNT, hexes_of
 from companion.cryptid.hints import HINT_CATEGORIES, open_categories
 from companion.cryptid.play import OVER, Start, State
@@ -147,6 +147,36 @@ def test_the_hint_and_the_own_clue_narrow_the_public_record():
     with_hint = Evidence(own.map_code, own.discs, own.cubes, own.seat, own.clue, hint)
     assert posterior(with_hint).assignments <= posterior(own).assignments
     assert HINT_CATEGORIES.index(hint) >= 0
+
+
+def _exactly(found):
+    """A posterior with its counts in the order they were made (a decision that iterates them sees that order)."""
+    return found.assignments, found.sets, found.weights, [list(counts.items()) for counts in found.by_clue]
+
+
+@pytest.mark.parametrize("mode, players", [("advanced", 5), ("normal", 4)])
+def test_a_posterior_is_the_same_whatever_was_asked_before(mode, players):
+    # Later posteriors filter the clue sets kept from earlier ones (deduction._clue_sets). Asked newest first,
+    # every one is searched afresh; asked in the order of play, after the map was prepared, each is filtered;
+    # a hint shown part way narrows what is kept. Same counts in the same order every way.
+    rng = random.Random(f"kept-{mode}-{players}")
+    code = codes_of(mode, players)[0]
+    g = game(code)
+    hint = open_categories(g.clues)[0]
+    state = State.initial(g).apply(Start(1))
+    evidences = []
+    for number in range(12):
+        seen = view(state, state.turn)
+        shown = hint if number >= 8 else None
+        evidences += [Evidence.from_view(seen, shown), Evidence.from_view(seen, shown).public()]
+        moves = [move for move in turn_moves(state) if move.action != "search"]
+        if state.phase == OVER or not moves:
+            break
+        state = state.apply(rng.choice(moves))
+    fresh = [_exactly(posterior(evidence)) for evidence in reversed(evidences)][::-1]
+    prepare(evidences[0].map_code, players)
+    assert [_exactly(posterior(evidence)) for evidence in evidences] == fresh
+    assert fresh[-1][0] < fresh[1][0], "the history narrowed the public record"
 
 
 def test_a_seat_evidence_names_its_clue():

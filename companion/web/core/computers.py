@@ -4,13 +4,15 @@ one such turn; a worker takes them after a short human-like pause.
 The core knows no game and no engine: a game's web part calls register() with two functions. `pending()` lists
 the turns its computer players owe now, each a hashable value that names the position it was read from (so a
 turn seen again after the game moved on is a new turn); `take(turn)` decides and plays it through the game's
-own move log. Exactly once is the move log's business (its unique position and expected version): two workers
-taking the same turn both decide the same move, and the second one's insert is refused.
+own move log. A third, `table(turn)`, may name the table a turn is owed at. Exactly once is the move log's
+business (its unique position and expected version): two workers taking the same turn both decide the same
+move, and the second one's insert is refused.
 
 Where the worker runs: `serve` starts it as a process of its own beside the web workers (`python -m companion
 computers`), so that a long decision never holds a web worker's interpreter lock; with COMPUTER_THREAD set
 (tests, `flask run`) each app runs it as a thread instead. docs/cryptid-bots.md says why. `serve` starts one worker
-a core; each has a share of the turns (a stable split of the turns' names) and takes the others' turns only once
+a core; each has a share of the turns (a stable split of the turns' tables, so that one worker keeps what its
+computers worked out about a table from one turn to the next) and takes the others' turns only once
 they are well overdue, so that the decisions are spread over the cores without any worker deciding a turn twice
 over, and a worker that is stuck or gone delays its turns by seconds, not for ever.
 """
@@ -67,14 +69,21 @@ class TurnKeeper:
     name: str
     pending: Callable[[], Iterable[Hashable]]
     take: Callable[[Hashable], None]
+    table: Callable[[Hashable], Hashable] = lambda turn: turn  # the table a turn is owed at: shares split tables
 
 
 _KEEPERS: dict[str, TurnKeeper] = {}
 
 
-def register(name: str, pending: Callable[[], Iterable[Hashable]], take: Callable[[Hashable], None]) -> None:
-    """Let the worker take `name`'s computer turns (a game's init_app calls this; registering again replaces)."""
-    _KEEPERS[name] = TurnKeeper(name, pending, take)
+def register(
+    name: str,
+    pending: Callable[[], Iterable[Hashable]],
+    take: Callable[[Hashable], None],
+    table: Callable[[Hashable], Hashable] = lambda turn: turn,
+) -> None:
+    """Let the worker take `name`'s computer turns (a game's init_app calls this; registering again replaces).
+    `table(turn)` names the table a turn is owed at: every turn of a table falls to the same worker's share."""
+    _KEEPERS[name] = TurnKeeper(name, pending, take, table)
 
 
 def keepers() -> list[TurnKeeper]:
@@ -128,7 +137,7 @@ class Worker:
                     log.exception("computer players of %s: cannot read the turns owed", keeper.name)
             self.outage.succeeded()
             self.due = {key: self.due.get(key, now + self.rng.uniform(*self.pause)
-                                          + (0.0 if self.share.mine(key) else TAKEOVER_SECONDS)) for key in owed}
+                                          + (0.0 if self._mine(key) else TAKEOVER_SECONDS)) for key in owed}
             for (name, turn), at in sorted(self.due.items(), key=lambda item: item[1]):
                 if at > now or self.stopping.is_set():
                     continue
@@ -142,6 +151,10 @@ class Worker:
                     log.exception("computer players of %s: turn %r failed", name, turn)
                 del self.due[name, turn]
         return taken
+
+    def _mine(self, key: tuple[str, Hashable]) -> bool:
+        name, turn = key
+        return self.share.mine((name, _KEEPERS[name].table(turn)))
 
     def run(self) -> None:
         while not self.stopping.is_set():

@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 
 from companion.cryptid import Game
 from companion.cryptid.agreement import REVEAL, STEPS
-from companion.cryptid.bots import LEVELS, choose_move
+from companion.cryptid.bots import LEVELS, choose_move, think_ahead
 from companion.cryptid.play import (
     OPENING,
     OVER,
@@ -240,6 +240,9 @@ def take_turn(turn: tuple) -> None:
         submit(game, move, position)
     except (Conflict, IllegalMove):  # another worker took this turn first
         log.info("computer turn %s taken elsewhere", turn)
+    if state.phase == OPENING:
+        # The table's turns fall to this worker: what it works out now spares its computers' first question.
+        think_ahead(game.board.to_map_code(), state.players, LEVELS[level])
 
 
 def _settled() -> dict[str, str]:
@@ -248,4 +251,4 @@ def _settled() -> dict[str, str]:
 
 
 def init_app() -> None:
-    worker.register("cryptid", pending_turns, take_turn)
+    worker.register("cryptid", pending_turns, take_turn, table=lambda turn: turn[1])

@@ -558,7 +558,7 @@ def take_turn(turn: tuple) -> None:
 
 
 def init_computers() -> None:
-    worker.register("cryptid-markers", pending_turns, take_turn)
+    worker.register("cryptid-markers", pending_turns, take_turn, table=lambda turn: turn[1])
 
 
 register(MARKERS, VariantWeb(seat_page, host_page, public_page, view_json, move_from_json, markers.illegal_text))

@@ -61,3 +61,21 @@ def test_a_lone_worker_takes_every_turn_when_due(turns):
     owed, taken = turns
     Worker(Flask(__name__), pause=(0.0, 0.0)).step()
     assert not owed and len(taken) == 40
+
+
+def test_every_turn_of_a_table_falls_to_the_same_worker(monkeypatch):
+    # A game names the table a turn is owed at: one worker takes all of a table's turns, and keeps what its
+    # computers worked out about it (a Cryptid table's clue sets) from one turn to the next.
+    owed = {("move", f"TABLE{table}", version, 1) for table in range(20) for version in range(10)}
+    monkeypatch.setattr(computers, "_KEEPERS", {})
+    computers.register("game", lambda: sorted(owed), owed.discard, table=lambda turn: turn[1])
+    taken_by = {}
+    for index in range(2):
+        worker = Worker(Flask(__name__), pause=(0.0, 0.0), share=Share(index, 2))
+        before = set(owed)
+        worker.step()
+        worker.step()
+        taken_by[index] = {turn[1] for turn in before - owed}
+        owed |= before  # the other worker sees the same turns owed
+    assert taken_by[0] and taken_by[1] and not taken_by[0] & taken_by[1]
+    assert taken_by[0] | taken_by[1] == {f"TABLE{table}" for table in range(20)}
