@@ -13,3 +13,16 @@ document.addEventListener("DOMContentLoaded", () => {
   const news = document.getElementById("news");
   if (news) news.addEventListener("click", () => news.classList.remove("live"));
 });
+
+// The live pages' scripts (play.js, cryptid/table.js) share this: milliseconds to wait before asking again after
+// the `refusals`-th refusal in a row (429 busy, 503 database away, or no answer): what the server asked for
+// (Retry-After, seconds; else 3 s), doubled with each refusal in a row up to a minute, so that a server under a
+// flood hears less and less from its phones, and from 0.75 to 1.25 times that at random, so that phones refused
+// together do not all come back together.
+const LONGEST_RETRY_MS = 60000;
+function retryDelay(response, refusals) {
+  const seconds = Number(response?.headers.get("Retry-After"));
+  const asked = (seconds > 0 && seconds < 600 ? seconds : 3) * 1000;
+  const grown = Math.min(LONGEST_RETRY_MS, asked * 2 ** Math.min(Math.max(refusals - 1, 0), 10));
+  return grown * (0.75 + Math.random() * 0.5);
+}

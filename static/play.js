@@ -49,18 +49,6 @@ function showOnline(online) {
   if (sign) sign.hidden = online;
 }
 
-// Milliseconds to wait before asking again after the `refusals`-th refusal in a row (429 busy, 503 database away,
-// or no answer): what the server asked for (Retry-After, seconds; else 3 s), doubled with each refusal in a row
-// up to a minute, so that a server under a flood hears less and less from its phones, and from 0.75 to 1.25
-// times that at random, so that phones refused together do not all come back together.
-const LONGEST_RETRY_MS = 60000;
-function retryDelay(response, refusals) {
-  const seconds = Number(response?.headers.get("Retry-After"));
-  const asked = (seconds > 0 && seconds < 600 ? seconds : 3) * 1000;
-  const grown = Math.min(LONGEST_RETRY_MS, asked * 2 ** Math.min(Math.max(refusals - 1, 0), 10));
-  return grown * (0.75 + Math.random() * 0.5);
-}
-
 async function followPlay() {
   // One waiting request at a time; on errors (offline, asleep) say so, wait a little and ask again.
   let refusals = 0; // in a row: each one makes the next wait longer (retryDelay)

@@ -140,11 +140,13 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     )
 
     load = command(
-        "load", "Simulate game-night traffic against the production server, on this machine only.", _run_load
+        "load", "Simulate game-night traffic against the production server, on this machine only: by default "
+        "box-game tables, whose host screen and phones each hold a long poll of the hint panel.", _run_load
     )
     load.add_argument("--tables", type=_at_least(1), default=40, metavar="N", help="tables (default: %(default)s)")
     load.add_argument(
-        "--phones", type=_at_least(1), default=5, metavar="N", help="phones per table (default: %(default)s)"
+        "--phones", type=_at_least(1), default=5, metavar="N",
+        help="phones per box-game table, each holding a long poll of the table's panel (default: %(default)s)",
     )
     load.add_argument(
         "--seconds", type=_at_least(1), default=60, metavar="S",

@@ -87,7 +87,11 @@ function announceUnlock(panel) {
   news.classList.add("live");
 }
 
-// The table panel: poll for changes while the page is visible, and send its forms without a reload.
+// The table panel: follow its changes while the page is visible, and send its forms without a reload.
+// A box table's page long-polls the panel (?wait=1): the server answers as soon as the table changes, or with
+// 304 after about 25 s. A refereed page already holds one long poll for its live part (play.js); there the panel
+// is polled every few seconds instead, so that a phone holds one waiting request, not two, and the moves that
+// wake the live part do not wake the panel's request too.
 const POLL_MS = 3000;
 
 function swapPanel(html, etag) {
@@ -101,24 +105,50 @@ function swapPanel(html, etag) {
   announceUnlock(fresh);
 }
 
-async function pollPanel() {
-  const panel = document.getElementById("table");
-  if (!panel || document.visibilityState !== "visible") return;
-  try {
-    const response = await fetch(panel.dataset.poll, {
-      cache: "no-store",
-      headers: { "If-None-Match": `"${panel.dataset.etag}"` },
-    });
-    if (response.status === 200) swapPanel(await response.text(), response.headers.get("ETag"));
-  } catch (error) {
-    // Offline for a moment: the next poll tries again.
+const pause = (ms) => new Promise((resume) => setTimeout(resume, ms));
+
+function pageShown() {
+  if (document.visibilityState === "visible") return Promise.resolve();
+  return new Promise((shown) => {
+    const check = () => {
+      if (document.visibilityState !== "visible") return;
+      document.removeEventListener("visibilitychange", check);
+      shown();
+    };
+    document.addEventListener("visibilitychange", check);
+  });
+}
+
+// One request at a time; after a refusal or no answer, ask again later and later (retryDelay, app.js).
+async function followPanel() {
+  const holds = !document.getElementById("play");
+  let refusals = 0; // in a row
+  for (;;) {
+    await pageShown(); // a hidden page asks nothing; shown again, it asks at once
+    const panel = document.getElementById("table");
+    if (!panel) return;
+    const shown = panel.dataset.etag;
+    const url = new URL(panel.dataset.poll, location.href);
+    if (holds) url.searchParams.set("wait", "1");
+    try {
+      const response = await fetch(url, { cache: "no-store", headers: { "If-None-Match": `"${shown}"` } });
+      const text = response.status === 200 ? await response.text() : "";
+      // The phone's own vote may have swapped in a newer panel while this request waited: its answer is no
+      // newer than that one, so it is dropped and the next request asks from the panel shown now.
+      const stillShown = document.getElementById("table")?.dataset.etag === shown;
+      if (response.status === 200 || response.status === 304) refusals = 0;
+      else await pause(retryDelay(response, ++refusals));
+      if (response.status === 200 && stillShown) swapPanel(text, response.headers.get("ETag"));
+    } catch (error) {
+      await pause(retryDelay(null, ++refusals)); // offline or asleep for a moment
+    }
+    if (!holds) await pause(POLL_MS);
   }
 }
 
 document.addEventListener("DOMContentLoaded", () => {
   if (!document.getElementById("table")) return;
-  setInterval(pollPanel, POLL_MS);
-  document.addEventListener("visibilitychange", pollPanel);
+  followPanel();
   document.addEventListener("submit", async (event) => {
     const form = event.target;
     if (!form.matches("#table form[data-live]")) return;

@@ -86,17 +86,27 @@ def test_phones_vote_and_the_hint_appears_everywhere_by_itself(browser, live_ser
     links = [a.get_attribute("href") for a in host.locator("a.seat-link").all()]
     contexts = [browser.new_context(**PHONE) for _ in links]
     phones = [context.new_page() for context in contexts]
+    panel_asks = {page: [] for page in (phones[3], host)}
+    for page, asks in panel_asks.items():
+        page.on("request", lambda request, asks=asks: urlsplit(request.url).path.endswith("/table")
+                and asks.append(request.url))
     for page, link in zip(phones, links):
         page.goto(link)
+    for page in panel_asks:
+        page.evaluate("window.stillHere = true")
     hint = hint_text(game.hint)
     ask = "I'd like a hint"
     phones[0].get_by_role("button", name=ask).click()
     phones[0].get_by_role("button", name="Take back my request").click()  # changed their mind
     phones[0].get_by_role("button", name=ask).click()
     phones[1].get_by_role("button", name=ask).click()
-    # Without any reload, the other phones and the host screen catch up within a few seconds.
+    # Without any reload, the other phones and the host screen catch up: their panels' long polls (?wait=1, one
+    # waiting at a time) are answered by the votes.
     for page in (phones[3], host):
         page.locator("#step-hint .tally", has_text="2 of 3").wait_for(timeout=10_000)
+        assert page.evaluate("window.stillHere") is True
+    for asks in panel_asks.values():
+        assert asks and all(url.endswith("/table?wait=1") for url in asks)
     phones[2].get_by_role("button", name=ask).click()
     for page in phones + [host]:
         page.locator("#step-hint .hint-text", has_text=hint).wait_for(timeout=10_000)

@@ -46,9 +46,9 @@ def test_a_live_page_keeps_asking_through_a_database_outage(live_app, live_serve
 
 
 def test_a_live_page_waits_longer_after_each_refusal_in_a_row(live_app, live_server, phone):
-    """The page's script (static/play.js) waits what Retry-After asks, doubled with each refusal in a row up to a
-    minute, with a random part of a quarter either way: a flood of phones refused together thins out instead of
-    coming back together every second."""
+    """The page's script (retryDelay, static/app.js, for play.js and the table panel's long poll) waits what
+    Retry-After asks, doubled with each refusal in a row up to a minute, with a random part of a quarter either
+    way: a flood of phones refused together thins out instead of coming back together every second."""
     request = urllib.request.Request(live_server + "/api/tables", data=json.dumps({"players": 3}).encode(),
                                      headers={"Content-Type": "application/json"})
     table = json.loads(urllib.request.urlopen(request, timeout=30).read())

@@ -280,7 +280,10 @@ def test_nginx_caps_the_live_updates_one_address_holds_and_nothing_else(proxied)
         assert host.call("GET", f"{play}?wait={version}")[0] == 429
         host_live = "/h/" + urllib.parse.urlsplit(table["host_url"]).path.rsplit("/", 1)[1] + "/live"
         assert host.call("GET", host_live)[0] == 429
+        panel_wait = f"/games/{table['code']}/table?wait=1"  # a table panel's long poll counts too
+        assert host.call("GET", panel_wait)[0] == 429
         assert host.call("GET", f"/games/{table['code']}")[0] == 200  # a page is no live update
+        assert host.call("GET", f"/games/{table['code']}/table")[0] == 200  # nor a panel asked without ?wait
         status, _ = host.call("POST", play, {"action": "name", "name": "Ana"})  # a move, which ends the held waits
         assert status == 200
         for connection in held:
@@ -288,10 +291,10 @@ def test_nginx_caps_the_live_updates_one_address_holds_and_nothing_else(proxied)
     finally:
         for connection in held:
             connection.close()
-    # Refused by nginx itself (no upstream address in the log line), and only those three.
+    # Refused by nginx itself (no upstream address in the log line), and only those four.
     refusals = [line for line in log.read_text().splitlines() if line.endswith(" 429")]
     assert sorted(refusals) == sorted([f'- "GET {public_wait}" 429', f'- "GET /api/seats/<token>/play?wait={version}" 429',
-                                       '- "GET /h/<token>/live" 429'])
+                                       '- "GET /h/<token>/live" 429', f'- "GET {panel_wait}" 429'])
 
 
 @pytest.mark.parametrize("proxied", [{"rate=60r/s;": "rate=1r/m;",

@@ -3,16 +3,20 @@ machine only.
 
 Starts `python -m companion serve` on a free loopback port (or uses --url, which must be loopback), then
 simulates tables arriving over the first 10 seconds (over half the run, if shorter): each host deals a game
-and keeps its screen open, and each phone opens its seat page and polls the table panel every 3 seconds with
-If-None-Match, as the page's script does, asking for the hint, the stronger hint and the reveal now and then.
-Prints requests per second, latency percentiles and errors. Everything is bounded: a fixed number of clients
-for a fixed time.
+and keeps its screen open, and each phone opens its seat page; as the pages' script does, the host screen and
+every phone each hold one long poll of the table panel (`.../table?wait=1` with If-None-Match), asked again as
+soon as it is answered, while each phone asks for the hint, the stronger hint and the reveal now and then on a
+connection of its own. A table whose habitat is revealed is done: its screens stop asking. At the end of the
+run one phone per table takes back its request for the reveal, which wakes the table's held polls, as
+refereed_tables' last move does. Prints the immediate requests' rate and latency percentiles, the panel updates
+the long polls delivered, and errors. Everything is bounded: a fixed number of clients for a fixed time.
 """
 
 from __future__ import annotations
 
 import random
 import re
+import threading
 import time
 from functools import partial
 from urllib.parse import urlsplit
@@ -28,8 +32,12 @@ from . import (
     server_under_load,
 )
 
-POLL_SECONDS = 3.0
+SCAN_SECONDS = 3.0  # players scan their QR codes one after another
+RETRY_SECONDS = 3.0  # how long the page's script waits after a long poll that failed (its first retry)
 STEPS = ("hint", "tile", "reveal")
+REVEAL = STEPS[-1]
+_PANEL_ETAG = re.compile(r'id="table" data-poll="[^"]*" data-etag="([^"]*)"')
+_REVEALED = 'class="step unlocked" id="step-reveal"'  # the panel of a table that revealed its habitat
 
 
 def _csrf(page: str) -> str:
@@ -38,7 +46,26 @@ def _csrf(page: str) -> str:
     return match.group(1) if match else ""
 
 
-def _table(site: Site, phones: int, schedule: Schedule, tally: Tally, rng: random.Random) -> None:
+def _panel_etag(page: str) -> str | None:
+    """The version of the panel a page shows, which its script sends with its first long poll."""
+    match = _PANEL_ETAG.search(page)
+    return f'"{match.group(1)}"' if match else None
+
+
+class PanelUpdates:
+    """How many panel updates the held long polls delivered (a 200: the table changed while they waited)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.lock = threading.Lock()
+
+    def delivered(self) -> None:
+        with self.lock:
+            self.count += 1
+
+
+def _table(site: Site, phones: int, schedule: Schedule, tally: Tally, updates: PanelUpdates,
+           rng: random.Random) -> None:
     """One table: sits down at a random moment of the arrival, the host deals a game, then the host screen and
     every phone run until the schedule ends."""
     schedule.arrive(rng)
@@ -52,59 +79,75 @@ def _table(site: Site, phones: int, schedule: Schedule, tally: Tally, rng: rando
     setup = screen.request("GET", setup_path).text
     seat_paths = [urlsplit(url).path for url in re.findall(r'class="seat-link"[^>]*>([^<]+)<', setup)]
     run_together(
-        [partial(_screen, screen, setup_path + "/table", schedule, rng)]
-        + [partial(_phone, site, path, schedule, tally, random.Random(rng.random())) for path in seat_paths[:phones]]
+        [partial(_follow_panel, screen, setup_path + "/table", _panel_etag(setup), schedule, updates)]
+        + [partial(_phone, site, path, schedule, tally, updates, random.Random(rng.random()), wakes_table=seat == 0)
+           for seat, path in enumerate(seat_paths[:phones])]
     )
 
 
-def _poll(client: Client, path: str, etag: str | None) -> str | None:
-    """One poll of a table panel, as the page's script sends it; the ETag to send next time."""
-    headers = {"If-None-Match": etag} if etag else {}
-    panel = client.request("GET", path, headers=headers, expect=(200, 304))
-    return panel.headers.get("ETag", etag) if panel.status == 200 else etag
-
-
-def _screen(client: Client, panel: str, schedule: Schedule, rng: random.Random) -> None:
-    """The host screen, left open on the table: polls its panel until the schedule ends."""
-    etag = None
-    time.sleep(rng.uniform(0, POLL_SECONDS))
+def _follow_panel(client: Client, panel: str, etag: str | None, schedule: Schedule, updates: PanelUpdates) -> None:
+    """A page's script: one long poll of its panel at a time, until the schedule ends or the table revealed its
+    habitat (nothing on the panel changes after that)."""
     while schedule.running():
-        etag = _poll(client, panel, etag)
-        time.sleep(POLL_SECONDS)
+        headers = {"If-None-Match": etag} if etag else {}
+        answer = client.request("GET", panel + "?wait=1", headers=headers, expect=(200, 304), long_poll=True)
+        if not answer.ok:
+            time.sleep(RETRY_SECONDS)
+        elif answer.status == 200:
+            updates.delivered()
+            etag = answer.headers.get("ETag", etag)
+            if _REVEALED in answer.text:
+                return
 
 
-def _phone(site: Site, seat_path: str, schedule: Schedule, tally: Tally, rng: random.Random) -> None:
-    """One player's phone: opens its seat page, polls the panel and votes for the next step now and then."""
-    time.sleep(rng.uniform(0, POLL_SECONDS))  # players scan their QR codes one after another
-    client = Client(site, tally)
-    token = _csrf(client.request("GET", seat_path).text)
-    etag = None
+def _phone(site: Site, seat_path: str, schedule: Schedule, tally: Tally, updates: PanelUpdates,
+           rng: random.Random, wakes_table: bool) -> None:
+    """One player's phone: opens its seat page, then holds the panel's long poll while it votes now and then
+    on a second connection, as a browser sends a form while a request waits."""
+    time.sleep(rng.uniform(0, SCAN_SECONDS))
+    page = Client(site, tally)
+    opened = page.request("GET", seat_path)
+    voter = Client(site, tally)
+    voter.cookies = page.cookies  # one browser: the session the page's CSRF token belongs to
+    run_together([
+        partial(_follow_panel, page, seat_path + "/table", _panel_etag(opened.text), schedule, updates),
+        partial(_vote_now_and_then, voter, seat_path, _csrf(opened.text), schedule, rng, wakes_table),
+    ])
+
+
+def _vote_now_and_then(client: Client, seat_path: str, token: str, schedule: Schedule, rng: random.Random,
+                       wakes_table: bool) -> None:
+    """Ask for the next step every 8 to 20 s (and take a request back now and then); at the end, the table's
+    waking phone takes back its request for the reveal, a change that answers every long poll its table holds."""
     next_vote = time.monotonic() + rng.uniform(5, 25)
     step = 0
-    while schedule.running():
-        etag = _poll(client, seat_path + "/table", etag)
-        if time.monotonic() >= next_vote and step < len(STEPS):
+    while True:
+        time.sleep(max(0.0, min(next_vote, schedule.until) - time.monotonic()))
+        if not schedule.running():
+            break
+        if step < len(STEPS):
             action = "/withdraw" if rng.random() < 0.15 else ""
             vote = client.request(
                 "POST", f"{seat_path}/votes/{STEPS[step]}{action}", form={"csrf_token": token}, expect=(303, 409)
             )
             if vote.status == 303 and not action:
                 step += 1
-            next_vote = time.monotonic() + rng.uniform(8, 20)
-        time.sleep(POLL_SECONDS)
+        next_vote = time.monotonic() + rng.uniform(8, 20)
+    if wakes_table:
+        # Taking back a request changes the table unless its reveal is unlocked, and then its screens stopped.
+        client.request("POST", f"{seat_path}/votes/{REVEAL}/withdraw", form={"csrf_token": token}, expect=(303,))
 
 
 def run_box_tables(tables: int = 40, phones: int = 5, seconds: float = 60, url: str | None = None) -> dict:
     """Run the simulation and print its figures, with the machine's cores and load before and after."""
     print(machine_line(), flush=True)
-    tally = Tally()
+    tally, updates = Tally(), PanelUpdates()
     rng = random.Random(2026)
     with server_under_load(url) as site:
         schedule = Schedule.lasting(seconds)
-        run_together(partial(_table, site, phones, schedule, tally, random.Random(rng.random())) for _ in range(tables))
-        # Until the last client is done (its pause after its last poll included), as the README's req/s were
-        # measured; not the server's shutdown.
-        elapsed = time.monotonic() - schedule.started
+        run_together(partial(_table, site, phones, schedule, tally, updates, random.Random(rng.random()))
+                     for _ in range(tables))
+        elapsed = schedule.traffic_seconds()  # the held long polls winding down after the end are no traffic
     requests = summarize(tally.latencies)
     result = {
         "tables": tables,
@@ -113,12 +156,13 @@ def run_box_tables(tables: int = 40, phones: int = 5, seconds: float = 60, url: 
         "requests": requests.count,
         "requests_per_second": round(requests.count / elapsed, 1),
         **requests.fields(),
+        "panel_updates": updates.count,
         "errors": len(tally.errors),
     }
     print(
         f"{tables} tables x {phones} phones for {result['seconds']} s against {site.url}: "
-        f"{requests.count} requests, {result['requests_per_second']} req/s, {requests.text()}, "
-        f"{result['errors']} errors",
+        f"{requests.count} immediate requests, {result['requests_per_second']} req/s, {requests.text()}; "
+        f"{updates.count} panel updates delivered by held long polls; {result['errors']} errors",
         flush=True,
     )
     report_errors(tally)

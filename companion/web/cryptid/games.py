@@ -58,7 +58,7 @@ def print_view(code: str):
 
 @bp.get("/<code>/table")
 def table(code: str):
-    """The table panel alone, for the page's script to poll (304 while nothing changed)."""
+    """The table panel alone, for the page's script to long-poll (panel_response)."""
     game = game_or_404(code)
     return panel_response(game, lambda state: public_panel(game, state), None)
 

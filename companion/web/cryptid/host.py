@@ -110,7 +110,7 @@ def print_view(token: str):
 
 @bp.get("/<token>/table")
 def table(token: str):
-    """The host's table panel alone, for the page's script to poll (304 while nothing changed)."""
+    """The host's table panel alone, for the page's script to long-poll (panel_response)."""
     game = host_game(token)
     return panel_response(game, lambda state: host_panel(game, state), None)
 

@@ -1,8 +1,9 @@
 """The table panel shared by the host screen and the seat pages: votes, unlocked hints, the reveal.
 
-Both pages show the same panel; small JavaScript polls its fragment URL with If-None-Match and swaps it in
-when the table's state changed. Forms in the panel post normally (303 back to the page) or, from the script,
-with X-Requested-With: fetch, and then get the new panel back.
+Both pages show the same panel; small JavaScript long-polls its fragment URL (?wait=1 with If-None-Match: the
+request waits until the table changes, as the refereed live parts do) and swaps it in. Forms in the panel post
+normally (303 back to the page) or, from the script, with X-Requested-With: fetch, and then get the new panel
+back.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from companion.cryptid.agreement import HINT, REVEAL, STEPS, TILE_HINT, UnknownS
 from companion.cryptid.text import hint_text, seat_name, tile_hint_text
 from companion.web.core.errors import error_response
 from companion.web.core.i18n import gettext
+from companion.web.core.live import wait_for_change
 from companion.web.cryptid.agreement import Agreement, StepNotOpen, load_agreement
 from companion.web.cryptid.head import read_head
 from companion.web.cryptid.tokens import host_token
@@ -24,6 +26,7 @@ from .common import hex_name
 from .forms import AgreeForm
 
 PANEL_TEMPLATE = "cryptid/game/_table.html"
+LONG_POLL = "wait"  # the query parameter by which the page's script asks the panel to wait for a change
 
 
 def step_views(game: Game, state: Agreement, seat: int | None = None) -> list[dict]:
@@ -79,19 +82,28 @@ def render_panel(game: Game, state: Agreement, *, seat: int | None, poll_url: st
 
 
 def panel_etag(state: Agreement, seat: int | None) -> str:
-    return f"{state.version}-{seat or 0}"
+    return stamped_etag(state.version, seat)
+
+
+def stamped_etag(stamp: str, seat: int | None) -> str:
+    """The panel's version from the table's stamp alone (an agreement's version is its stamp): one read says
+    whether a page's panel is still current."""
+    return f"{stamp}-{seat or 0}"
 
 
 def panel_response(game: Game, render, seat: int | None):
-    """The fragment `render(state)` makes, or 304 after one read of the table's stamp while nothing changed."""
+    """The fragment `render(state)` makes, or 304 after one read of the table's stamp while nothing changed.
+    With ?wait, a long poll: while the page's version (If-None-Match) is still current, the request first waits
+    for the table to change (a vote, an unlock), up to the live updates' limit."""
+    known = next(iter(request.if_none_match.as_set()), None)
+    if known and LONG_POLL in request.args:
+        wait_for_change(game.code, known, lambda: stamped_etag(read_head(game.code).stamp, seat))
     head = read_head(game.code)
-    etag = f"{head.stamp}-{seat or 0}"
+    etag = stamped_etag(head.stamp, seat)
     if request.if_none_match.contains(etag):
         response = make_response("", 304)
     else:
-        state = load_agreement(game, head)
-        etag = panel_etag(state, seat)
-        response = make_response(render(state))
+        response = make_response(render(load_agreement(game, head)))
     response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache"
     return response

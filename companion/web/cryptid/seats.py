@@ -82,7 +82,7 @@ def seat(token: str):
 
 @bp.get("/<token>/table")
 def table(token: str):
-    """The table panel alone, for the page's script to poll (304 while nothing changed)."""
+    """The table panel alone, for the page's script to long-poll (panel_response)."""
     game, seat_number = seat_game(token)
     mark_private()
     return panel_response(game, lambda state: seat_panel(token, game, seat_number, state), seat_number)

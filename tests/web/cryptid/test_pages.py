@@ -2,6 +2,8 @@
 
 import html as html_text
 import re
+import threading
+import time
 from urllib.parse import urlsplit
 
 import pytest
@@ -11,6 +13,7 @@ from companion.cryptid import NoHabitatLeft, load_game, new_game, next_game
 from companion.cryptid.hexgrid import hex_name
 from companion.cryptid.rng import Stream
 from companion.cryptid.text import clue_text, hint_text
+from companion.web.core import live
 from companion.web.core.i18n import LANGUAGES
 from companion.web.cryptid.dealing import dealer
 from companion.web.cryptid.tokens import host_token, read_host_token
@@ -311,6 +314,35 @@ def test_the_panel_answers_304_while_nothing_changes(client):
         assert client.get(url, headers={"If-None-Match": etag}).status_code == 304
     client.post(links[1] + "/votes/hint")
     assert client.get(f"/games/{CODE}/table", headers={"If-None-Match": etag}).status_code == 200
+
+
+def test_a_panel_long_poll_is_answered_when_another_phone_votes(app, client, monkeypatch):
+    """With ?wait, a seat's, the host's and the public panel wait while the table is unchanged; another phone's
+    vote wakes all three with the new tally. The watcher's tick is set to an hour here: the vote's commit woke
+    them."""
+    monkeypatch.setattr(live, "TICK_SECONDS", 3600.0)
+    links = seats_of(client, CODE)
+    urls = [links[0] + "/table", host(client, CODE) + "/table", f"/games/{CODE}/table"]
+    shown = {url: client.get(url).headers["ETag"] for url in urls}
+    answers = {}
+
+    def long_poll(url: str) -> None:
+        answers[url] = app.test_client().get(url + "?wait=1", headers={"If-None-Match": shown[url]})
+
+    threads = [threading.Thread(target=long_poll, args=(url,)) for url in urls]
+    for thread in threads:
+        thread.start()
+    waiting = app.extensions["live_watcher"].waiting
+    hang = time.monotonic() + 60  # bounds a hang only
+    while waiting.get(load_game(CODE).code, 0) < len(urls):
+        assert time.monotonic() < hang and all(thread.is_alive() for thread in threads)
+        time.sleep(0.01)
+    assert client.post(links[1] + "/votes/hint").status_code == 303
+    for thread in threads:
+        thread.join()
+    for url in urls:
+        assert answers[url].status_code == 200 and answers[url].headers["ETag"] != shown[url]
+        assert "1 of 3 wants it" in answers[url].get_data(as_text=True)
 
 
 def test_votes_need_the_csrf_token(tmp_path):
