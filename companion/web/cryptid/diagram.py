@@ -411,7 +411,10 @@ def _board_svg(
         return prefix if inside else "x"
 
     used = {symbol_set(index) for index in range(HEX_COUNT)}
-    terrains = "".join(_terrain_set(name, letters, textures) for name in (prefix, "v") if name in used or name == prefix)
+    # The map's own set is always written (other pictures refer to it); the veiled one when "v" or its alias "y"
+    # is used: a board whose veiled hexes all lie outside the mark still needs it.
+    needed = {prefix} | ({"v"} if used & {"v", "y"} else set())
+    terrains = "".join(_terrain_set(name, letters, textures) for name in (prefix, "v") if name in needed)
     # "x" draws as the map's own set and "y" as "v": only their names differ, for the page's stylesheet.
     terrains += "".join(
         f'<use id="{alias}{letter}" href="#{name}{letter}"/>'

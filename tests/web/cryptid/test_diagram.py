@@ -259,6 +259,20 @@ def test_shaded_hexes_draw_the_veil_between_their_terrain_and_their_letter():
     assert "gV" not in board_svg(board, title="t", css_class="play-map")
 
 
+@pytest.mark.parametrize("veiled", ["inside the mark", "outside the mark", "both"])
+def test_every_picture_a_hex_uses_is_drawn_whichever_sets_the_board_needs(veiled):
+    # The extra disc of a search: the mark is the searcher's clue, and every hex it rules out is veiled ("y").
+    # With no veiled hex inside the mark, the veiled set ("v", which "y" draws) must still be written.
+    board, _, _ = next(random_boards(1))
+    marked = sum(1 << index for index in range(0, HEX_COUNT, 2))
+    outside = (1 << HEX_COUNT) - 1 ^ marked
+    shaded = {"inside the mark": marked, "outside the mark": outside, "both": (1 << HEX_COUNT) - 1}[veiled]
+    svg = board_svg(board, title="t", shaded=shaded, marked=marked, css_class="play-map")
+    defined = set(re.findall(r' id="([^"]+)"', svg))
+    referenced = set(re.findall(r' href="#([^"]+)"', svg))
+    assert referenced <= defined, f"drawn from nothing: {sorted(referenced - defined)}"
+
+
 def test_the_edges_name_columns_and_rows_beside_their_hexes_clear_of_the_tile_labels():
     for board, _, _ in random_boards(10):
         root = parse(board_svg(board, title="t", coordinates=True, css_class="play-map", hex_href="?hex={}"))
