@@ -107,42 +107,28 @@ function swapPanel(html, etag) {
 
 const pause = (ms) => new Promise((resume) => setTimeout(resume, ms));
 
-function pageShown() {
-  if (document.visibilityState === "visible") return Promise.resolve();
-  return new Promise((shown) => {
-    const check = () => {
-      if (document.visibilityState !== "visible") return;
-      document.removeEventListener("visibilitychange", check);
-      shown();
-    };
-    document.addEventListener("visibilitychange", check);
-  });
-}
-
-// One request at a time; after a refusal or no answer, ask again later and later (retryDelay, app.js).
+// One request at a time; after a refusal or no answer, ask again later and later (retryDelay, app.js). A hidden
+// page asks nothing; shown again, it asks at once.
 async function followPanel() {
   const holds = !document.getElementById("play");
-  let refusals = 0; // in a row
-  for (;;) {
-    await pageShown(); // a hidden page asks nothing; shown again, it asks at once
+  for (let refusals = 0; ; ) {
+    while (document.hidden) await new Promise((shown) => document.addEventListener("visibilitychange", shown, { once: true }));
     const panel = document.getElementById("table");
     if (!panel) return;
     const shown = panel.dataset.etag;
-    const url = new URL(panel.dataset.poll, location.href);
-    if (holds) url.searchParams.set("wait", "1");
+    let wait = holds ? 0 : POLL_MS;
     try {
-      const response = await fetch(url, { cache: "no-store", headers: { "If-None-Match": `"${shown}"` } });
+      const response = await fetch(panel.dataset.poll + (holds ? "?wait=1" : ""), { cache: "no-store", headers: { "If-None-Match": `"${shown}"` } });
       const text = response.status === 200 ? await response.text() : "";
       // The phone's own vote may have swapped in a newer panel while this request waited: its answer is no
       // newer than that one, so it is dropped and the next request asks from the panel shown now.
-      const stillShown = document.getElementById("table")?.dataset.etag === shown;
+      if (text && document.getElementById("table")?.dataset.etag === shown) swapPanel(text, response.headers.get("ETag"));
       if (response.status === 200 || response.status === 304) refusals = 0;
-      else await pause(retryDelay(response, ++refusals));
-      if (response.status === 200 && stillShown) swapPanel(text, response.headers.get("ETag"));
+      else wait = retryDelay(response, ++refusals);
     } catch (error) {
-      await pause(retryDelay(null, ++refusals)); // offline or asleep for a moment
+      wait = retryDelay(null, ++refusals);
     }
-    if (!holds) await pause(POLL_MS);
+    await pause(wait);
   }
 }
 

@@ -41,7 +41,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     # Jinja's default template cache is an LRU under one lock, taken for every template a page renders or
     # imports; under load hundreds of threads queued on it. The site has a few dozen templates: a plain dict.
     app.json = BoundedJSONProvider(app)
-    app.jinja_options = {**app.jinja_options, "cache_size": -1}
+    # A block tag's own line and indentation are not part of the page: phones are sent markup, not blank lines.
+    app.jinja_options = {**app.jinja_options, "cache_size": -1, "trim_blocks": True, "lstrip_blocks": True}
     app.config.from_mapping(
         PUBLIC_URL=None,  # e.g. https://cryptid.example.org when phones reach the site through a proxy
         WTF_CSRF_TIME_LIMIT=None,  # a game night can run for hours; the session cookie still binds the token

@@ -83,8 +83,20 @@ _OUTCOME_TEXTS = {
     markers.ENDED: lazy_gettext("The game was ended: nobody wins."),
     markers.ABANDONED: lazy_gettext("Everyone left: nobody wins."),
 }
-# The log actions that begin a move's entries (the rest follow them), for the announcement of the latest move.
+# The log actions that begin a move's entries (the rest follow them): the log's items and the announcement of the
+# latest move.
 _MOVE_STARTS = {NOT_HERE, markers.SEAL, markers.LEAVE}
+
+
+def _log_moves(log: tuple, names: dict[int, str]) -> list[dict]:
+    """The log as people tell it, as the classic table's: one item per move in the order they happened, its
+    answers, payments and what the end of its round showed as lines of that item."""
+    moves: list[dict] = []
+    for entry in log:
+        if entry.action in _MOVE_STARTS or not moves:
+            moves.append({"seat": entry.seat, "lines": []})
+        moves[-1]["lines"].append(log_text(entry, names))
+    return moves
 
 
 def log_text(entry: markers.LogEntry, names: dict[int, str]) -> str:
@@ -246,7 +258,7 @@ def live_context(game: Game, state: markers.State, *, seat: int | None, live_url
         "clues": [clue_text(clue, gettext) for clue in seen.clues],
         "sheet": _sheet(game, seen, selected) if seat not in robots else None,
         "board": _board(game, seen, shown, selected, link),
-        "log": [{"seat": e.seat, "text": log_text(e, names)} for e in shown.log],
+        "log": _log_moves(shown.log, names),
         "announce": " ".join(log_text(e, names) for e in shown.log[start:]),
         "results": _results(game, seen, names) if seen.reveal else None,
         "live_url": live_url, "act_url": None if seat in robots else act_url, "link": link,

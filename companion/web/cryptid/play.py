@@ -206,10 +206,12 @@ def live_context(game: Game, state: State, *, seat: int | None, live_url: str, a
 def _log_moves(log: tuple, names: dict[int, str], game: Game, seat: int | None) -> list[dict]:
     """The log as people tell it: one item per move in the order they happened, each with its lines (the move, its
     answers, its extra disc, the cube owed), and `recent` on the moves made since the viewer's own latest move
-    (for the host and the public, the latest move)."""
+    (for the host and the public, the latest move); `since` on those of a seat still playing, which the page
+    labels "Since your last turn"."""
     turns = log_turns(log)
     recent = since_last_turn(turns, seat)
     return [{"number": number, "seat": turn[0].seat, "recent": number > recent,
+             "since": seat is not None and number > recent,
              "lines": [_log_row(entry, names, game) for entry in turn]}
             for number, turn in enumerate(turns, 1)]
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import html as html_text
 import json
 import random
+import re
 from urllib.parse import urlsplit
 
 import pytest
@@ -162,6 +163,14 @@ def test_whole_games_through_the_seat_routes(site, players):
     for clue in state.game.clues:
         assert clue_text(clue) in page
     assert client.get(f"/api/tables/{code}/play").get_json()["reveal"]["habitat"] is not None
+    # The log reads in the order things happened, as the classic table's: an item per move, its answers and
+    # payments as its lines, the first claim first.
+    log = page.split('id="log-heading"')[1].split("</ol>")[0]
+    items = [re.findall(r'<span class="log-line">(.*?)</span>', item) for item in re.findall(r"<li[^>]*>(.*?)</li>", log)]
+    starts = [entry for entry in state.log if entry.action in (markers.NOT_HERE, markers.SEAL, markers.LEAVE)]
+    assert len(items) == len(starts) and sum(map(len, items)) == len(state.log)
+    first = starts[0]
+    assert html_text.unescape(items[0][0]).startswith(f"Player {first.seat} ")
 
 
 def test_leaving_and_ending(site):
