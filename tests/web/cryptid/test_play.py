@@ -486,3 +486,20 @@ def test_a_request_reads_the_table_once_and_again_only_after_it_changed_it(apps,
     cube = {"action": "cube", "hex": dict(zip(("row", "col"), hex_row_col(hexes_of(moved.cube_choices(moved.turn))[0])))}
     assert second.test_client().post(f"/api/seats/{nxt}/play", json=cube).status_code == 200
     assert first.test_client().get(f"/api/tables/{table['code']}/play").get_json()["version"] == moved.version + 1
+
+
+def test_the_moves_since_a_seats_last_turn_are_labelled_while_it_plays_and_not_once_the_game_is_over(apps):
+    code, phones = new_table(apps, 3, False)
+    rng = random.Random(5)
+    client = apps[0].test_client()
+    seat_page = lambda seat: client.get(f"/s/{phones[seat - 1].path.split('/')[3]}").get_data(as_text=True)
+    label = 'data-since="Since your last turn"'
+    while (state := referee_state(apps[0], code)).phase != "turns" or state.turn != 1:
+        play_a_move(phones[state.turn - 1], state, state.turn, rng, hunt=False)
+    # Seat 1's turn after the others moved: the first of their moves carries the label, once.
+    assert seat_page(1).count(label) == 1
+    while (state := referee_state(apps[0], code)).phase != "over":
+        play_a_move(phones[state.turn - 1], state, state.turn, rng, hunt=state.phase == "turns")
+    for seat in (1, 2, 3):
+        page = seat_page(seat)
+        assert "Results" in page and label not in page
