@@ -92,12 +92,24 @@ def _is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+_WRITTEN_NUMBER = re.compile(r"[\d.,٫٬٪%\s]*")
+
+
+def _isolated(text):
+    """A name, a hex or any other text filled into a right-to-left reader's sentence, isolated (U+2068 first
+    strong isolate ... U+2069) so that its direction is its own: without it a Latin name and the hex after it
+    ("Ana" and "E2") run together into one left-to-right stretch and read in the wrong order."""
+    if current_language() not in RIGHT_TO_LEFT or _WRITTEN_NUMBER.fullmatch(str(text)):
+        return text  # a number, in any digits, has a place of its own in the reader's sentence
+    return f"\u2068{text}\u2069"
+
+
 class _ReaderFormatter(Formatter):
-    """str.format, with the numbers it fills in written in the reader's digits."""
+    """str.format, with the numbers it fills in written in the reader's digits and the rest isolated."""
 
     def format_field(self, value, format_spec):
         text = format(value, format_spec)
-        return local_digits(text) if _is_number(value) else text
+        return local_digits(text) if _is_number(value) else _isolated(text)
 
 
 _READER_FORMATTER = _ReaderFormatter()
@@ -109,25 +121,26 @@ _NUMBER_PLACEHOLDER = re.compile(r"(?<!%)%\((\w+)\)([-#0 +]*[0-9]*(?:\.[0-9]+)?[
 
 
 def _reader_fill(text: str, values):
-    """`text % values`, the numbers among the values in the reader's digits (names, codes and hexes left alone)."""
+    """`text % values`, the numbers among the values in the reader's digits, names, codes and hexes isolated."""
     if isinstance(values, dict):
         def written(placeholder: re.Match) -> str:
             value = values.get(placeholder.group(1))
             return local_digits(f"%{placeholder.group(2)}" % value).replace("%", "%%") if _is_number(value) else placeholder.group()
 
         text = _NUMBER_PLACEHOLDER.sub(written, text)
-        values = {key: local_digits(value) if _is_number(value) else value for key, value in values.items()}
+        values = {key: local_digits(value) if _is_number(value) else _isolated(value) for key, value in values.items()}
     elif isinstance(values, tuple):
-        values = tuple(local_digits(value) if _is_number(value) else value for value in values)
-    elif _is_number(values):
-        values = local_digits(values)
+        values = tuple(local_digits(value) if _is_number(value) else _isolated(value) for value in values)
+    else:
+        values = local_digits(values) if _is_number(values) else _isolated(values)
     return str.__mod__(text, values)
 
 
 class ReaderText(str):
-    """A translated text that writes the numbers it is filled with in the reader's digits, by `%` or by `format`:
-    the engines fill their sentences themselves ("Player {seat}"), so the numbers they put in reach a Persian
-    reader in Persian digits with no engine knowing about digits."""
+    """A translated text that writes the numbers it is filled with in the reader's digits, and isolates the other
+    values in a right-to-left reader's sentence, by `%` or by `format`: the engines fill their sentences
+    themselves ("Player {seat}"), so what they put in reaches a Persian reader right with no engine knowing
+    about digits or directions."""
 
     __slots__ = ()
 

@@ -240,11 +240,16 @@ def test_translated_texts_fill_in_numbers_in_the_readers_digits(app, language):
     def digits(text: str) -> str:
         return text.translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")) if language == "fa" else text
 
+    def isolated(text: str) -> str:  # a right-to-left sentence isolates what it is filled with (U+2068 ... U+2069)
+        return f"\u2068{text}\u2069" if language == "fa" else text
+
     with app.test_request_context(headers={"Accept-Language": language}):
         app.preprocess_request()
-        assert gettext("%(name)s: %(n)s of %(m)d", name="D7", n=3, m=12) == digits("D7: 3 of 12").replace(digits("7"), "7", 1)
-        assert gettext("{seat} at {hex}").format(seat=4, hex="B2") == digits("4") + " at B2"
-        assert gettext("%(share).1f %(who)s") % {"share": 2.25, "who": "A1"} == digits("2.2") .replace(".", "٫" if language == "fa" else ".") + " A1"
+        assert gettext("%(name)s: %(n)s of %(m)d", name="D7", n=3, m=12) == isolated("D7") + digits(": 3 of 12")
+        assert gettext("{seat} at {hex}").format(seat=4, hex="B2") == digits("4") + " at " + isolated("B2")
+        # A Latin name and a hex side by side keep their own order in a Persian sentence ("Ana E2 را جست‌وجو کرد").
+        assert gettext("{name} {hex}").format(name="Ana", hex="E2") == isolated("Ana") + " " + isolated("E2")
+        assert gettext("%(share).1f %(who)s") % {"share": 2.25, "who": "A1"} == digits("2.2") .replace(".", "٫" if language == "fa" else ".") + " " + isolated("A1")
         assert gettext("%(n)s%% sure") % {"n": 40} == digits("40") + "% sure"
         assert ngettext("%(num)s player", "%(num)s players", 3) == digits("3") + " players" or language != "en"
         page = app.jinja_env.from_string('{{ _("Rank %(rank)s of %(n)d", rank=2, n=5) }} {{ 7|digits }} {{ true }}').render()
