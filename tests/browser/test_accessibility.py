@@ -135,9 +135,12 @@ def test_the_shared_clue_passes_axe(axe_page, live_server, places):
     page = axe_page
     page.context.add_cookies([{"name": "lang", "value": "en", "url": live_server}])
     page.goto(places["host"])
+    # Each button loads a page: axe waits for it, or it may start on a document that is being replaced.
     page.get_by_role("button", name="Show clue for Player 2").click()
+    page.get_by_role("heading", name="Hand the screen to Player 2").wait_for()
     problems = axe_problems(page, "shared clue: who is looking")
     page.get_by_role("button", name="I am Player 2: show my clue").click()
+    page.get_by_role("heading", name="Player 2, your clue").wait_for()
     problems += axe_problems(page, "shared clue: shown")
     assert problems == []
 
