@@ -309,7 +309,12 @@ _kept_lock = Lock()
 
 def prepare(map_code: str, players: int) -> None:
     """Find a map's valid clue sets before anyone asks (the search every later posterior of a table filters):
-    a computer player does it while the opening is played, so its first question does not wait for it."""
+    a computer player does it while the opening is played, so its first question does not wait for it. Sets
+    kept already for the map (found by another computer of the table, or narrowed by a question since) serve as
+    well or better: they are kept as they are."""
+    with _kept_lock:
+        if (map_code, players) in _kept:
+            return
     nothing = (0,) * players
     evidence = Evidence(map_code, nothing, nothing)
     _clue_sets(evidence, seat_clues(evidence))

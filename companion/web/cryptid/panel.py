@@ -77,12 +77,8 @@ def render_panel(game: Game, state: Agreement, *, seat: int | None, poll_url: st
         poll_url=poll_url,
         action=action,
         host_form=host_form,
-        etag=panel_etag(state, seat),
+        etag=stamped_etag(state.version, seat),
     )
-
-
-def panel_etag(state: Agreement, seat: int | None) -> str:
-    return stamped_etag(state.version, seat)
 
 
 def stamped_etag(stamp: str, seat: int | None) -> str:
