@@ -106,9 +106,12 @@ def test_cross_off_mark_reload_and_find_it_all_on_the_next_phone(browser, live_s
     plain.goto(seats[0] + "?nb=3")
     plain.locator("#notebook form.cross input[type=checkbox]").nth(5).check()
     plain.get_by_role("button", name="Save what I crossed off").click()
+    # A click waits only for the next page to start loading: wait for what it shows before reading it.
+    plain.locator("#notebook p.note", has_text="You crossed off 3 of these 23 clues.").wait_for()
     assert len(crossed(plain)) == 3 and "nb=3" in plain.url
     plain.goto(seats[0] + "?hex=61")
     plain.locator("#sheet").get_by_role("button", name="No").click()
+    plain.locator("#play svg .own-mark.m-no[data-hex='61']").wait_for()
     assert "hex=61" in plain.url and marks(plain) == sorted(expected_marks + ["no@61"])
     for page in (first, second, plain):
         page.context.close()

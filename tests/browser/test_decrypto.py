@@ -267,6 +267,7 @@ def test_the_encryptors_code_shows_only_while_held(browser, live_server):
         table.host.reload()
     assert table.host.locator("a.phone-link").count() == 0
     table.host.get_by_role("link", name="Show every seat's code again (to move a player to a new phone)").click()
+    table.host.locator("a.phone-link").nth(3).wait_for(state="attached")  # the click waits only for the page to start loading
     assert table.host.locator("a.phone-link").count() == 4
     encryptor = table.white[0]
     table.encrypt(encryptor, ["x1", "x2", "x3"])

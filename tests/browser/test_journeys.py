@@ -138,6 +138,7 @@ def test_one_shared_screen_asks_before_showing_a_clue(phone, host_of):
     phone.get_by_role("button", name="I am Player 3: show my clue").click()
     assert phone.locator(".clue-text").inner_text() == clue_text(game.seat_clues(3)[0])
     phone.get_by_role("link", name="Hide and pass the screen on").click()
+    phone.wait_for_load_state()  # the click waits only for the next page to start loading
     assert clue_text(game.seat_clues(3)[0]) not in phone.content()
 
 
