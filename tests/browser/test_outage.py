@@ -23,6 +23,7 @@ def test_a_live_page_keeps_asking_through_a_database_outage(live_app, live_serve
              and refusals.append(response.headers.get("retry-after")))
     # Waiting requests end after 2 s instead of 25 s here, so that the outage shows within seconds.
     monkeypatch.setitem(live_app.config, "LIVE_WAIT_SECONDS", 2.0)
+    monkeypatch.setitem(live_app.config, "DATABASE_RETRY_SECONDS", 1)  # the page asks again after 1 s, not 5
     phone.goto(seat_url)
     expect(phone.locator("#play")).to_be_visible()
     with live_app.app_context():

@@ -131,12 +131,13 @@ def test_a_whole_game_on_three_phones_from_the_sheet(browser, live_server, live_
     host.close()
 
 
-def test_a_phone_without_javascript_refreshes_itself_while_it_waits(browser, live_server, live_app):
+def test_a_phone_without_javascript_refreshes_itself_while_it_waits(browser, live_server, live_app, monkeypatch):
+    monkeypatch.setitem(live_app.config, "NO_SCRIPT_REFRESH_SECONDS", 2)  # 10 s on a real table
     host = browser.new_page()
     code = deal_refereed(host, live_server)
     waiting = browser.new_context(java_script_enabled=False, **PHONE).new_page()
     waiting.goto(seat_link(host, 2))
-    assert waiting.locator("meta[http-equiv=refresh]").count() == 1
+    assert waiting.locator("meta[http-equiv=refresh]").get_attribute("content") == "2"
     host.get_by_role("button", name="Start the game").click()
     # Without a script the start is seen at the next refresh: a status saying who places a cube.
     waiting.locator("#play .status, #play .turn-banner").filter(has_text="place a cube").wait_for(timeout=30_000)

@@ -29,6 +29,7 @@ from typing import Callable, Hashable, Iterable
 
 from flask import Flask
 
+from . import store
 from .errors import DATABASE_UNAVAILABLE
 from .outage import Outage
 
@@ -117,6 +118,7 @@ class Worker:
         self.pause = (float(low), float(high))
         self.due: dict[tuple[str, Hashable], float] = {}
         self.stopping = threading.Event()
+        self.nudged = threading.Event()  # a table of this process changed: look now, not at the next poll
         self.rng = random.Random()
         self.outage = Outage("computer players", log)
         self.wait = POLL_SECONDS  # until the next look: longer and longer while the database is away
@@ -150,6 +152,8 @@ class Worker:
                 except Exception:  # one table's trouble must not stop the others' computers
                     log.exception("computer players of %s: turn %r failed", name, turn)
                 del self.due[name, turn]
+        if self.due and self.wait == POLL_SECONDS:  # wake when the next pause ends, not up to a poll later
+            self.wait = min(POLL_SECONDS, max(0.0, min(self.due.values()) - time.monotonic()))
         return taken
 
     def _mine(self, key: tuple[str, Hashable]) -> bool:
@@ -159,15 +163,22 @@ class Worker:
     def run(self) -> None:
         while not self.stopping.is_set():
             self.step()
-            self.stopping.wait(self.wait)
+            self.nudged.wait(self.wait)
+            self.nudged.clear()
+
+    def nudge(self, code: str | None = None) -> None:
+        """A table changed in this process (a commit): look for owed turns at once."""
+        self.nudged.set()
 
     def stop(self) -> None:
         self.stopping.set()
+        self.nudged.set()
 
 
 def start_thread(app: Flask, pause: tuple[float, float] | None = None, share: Share = Share()) -> Worker:
     """Run the worker in a daemon thread of this process (COMPUTER_THREAD: tests, `flask run`)."""
     worker = Worker(app, pause, share)
+    store.on_commit_of_changes(app, worker.nudge)
     threading.Thread(target=worker.run, name="computer-players", daemon=True).start()
     return worker
 

@@ -86,7 +86,7 @@ def _database_unavailable(error: Exception):
         pass
     current_app.extensions["companion.requests_outage"].failed(error)  # one line for the whole outage
     response = current_app.make_response(error_response(503, MESSAGES[503]))
-    response.headers["Retry-After"] = str(DATABASE_RETRY_SECONDS)
+    response.headers["Retry-After"] = str(current_app.config.get("DATABASE_RETRY_SECONDS", DATABASE_RETRY_SECONDS))
     return response
 
 

@@ -29,6 +29,7 @@ from .fairshare import waiting_without_work_slot
 from .outage import Outage
 
 WAIT_SECONDS = 25.0  # under common proxy read timeouts (nginx: 60 s), so a waiting phone never looks dead
+NO_SCRIPT_REFRESH_SECONDS = 10  # a live page without JavaScript reloads itself this often (<meta http-equiv>)
 # The fallback tick: how often a process reads the stamps of the tables its requests wait on. It is the way
 # changes travel between processes on SQLite (the laptop default runs two), so it is short there: one primary-key
 # read of those tables, 20 a second, costs a fraction of a millisecond each. While PostgreSQL's notifications are
@@ -208,5 +209,6 @@ def long_poll_response(code: str, load: Callable[[], State], etag_of: Callable[[
 
 
 def init_app(app: Flask) -> None:
+    app.config.setdefault("NO_SCRIPT_REFRESH_SECONDS", NO_SCRIPT_REFRESH_SECONDS)
     app.extensions["live_watcher"] = Watcher(app)
     store.on_commit_of_changes(app, app.extensions["live_watcher"].changed)

@@ -75,8 +75,8 @@ _ON_COMMIT = "companion.on_commit_of_changes"  # the app.extensions key of the c
 
 def on_commit_of_changes(app: Flask, changed: Callable[[str], None]) -> None:
     """Have `changed(code)` called for each table a transaction of `app` touched, once it is committed (never if
-    it rolls back)."""
-    app.extensions[_ON_COMMIT] = changed
+    it rolls back); each subscriber in turn."""
+    app.extensions.setdefault(_ON_COMMIT, []).append(changed)
 
 
 @event.listens_for(Session, "after_commit")
@@ -85,8 +85,8 @@ def _committed(session: Session) -> None:
     codes = session.info.pop(_TOUCHED, ())
     if codes:
         _commits += 1
-    changed = current_app.extensions.get(_ON_COMMIT) if codes and has_app_context() else None
-    if changed is not None:
+    subscribers = current_app.extensions.get(_ON_COMMIT, ()) if codes and has_app_context() else ()
+    for changed in subscribers:
         for code in codes:
             changed(code)
 
