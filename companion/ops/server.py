@@ -39,6 +39,11 @@ SERVERS = ("granian", "waitress")
 # idle keep-alive connections between polls cost no thread.
 LIVE_CONNECTIONS = 1000
 REQUEST_THREADS = 64  # beyond the live connections: pages, polls and moves answered meanwhile
+# Connections one granian worker keeps open at once, kept-alive idle ones included (its "backpressure" counts
+# connections, not requests: a worker holding that many accepts no more until one closes). A phone may keep a
+# few (its page's live update, a form it sent, an asset), so far more than the threads.
+CONNECTIONS_PER_WORKER = 8192
+FILES_TO_SPARE = 256  # open files a worker needs besides its connections: the database, logs, its pipes
 # Phones poll every 3 seconds over a kept-alive connection; one that stays silent for this long is closed,
 # so a client holding hundreds of idle connections lets go of them within seconds, not minutes. A request
 # in progress (a live update held for up to 30 seconds) is never idle.
@@ -267,6 +272,29 @@ def banner(
     return "\n".join(lines)
 
 
+def connection_budget(wanted: int = CONNECTIONS_PER_WORKER) -> int:
+    """How many connections a worker process may keep open: `wanted`, after raising this process's limit of open
+    files toward it (its workers inherit the limit; many systems start at 1,024 or 256), or what the limit
+    allows where it cannot be raised so far."""
+    try:
+        import resource
+    except ImportError:  # Windows: waitress, whose limit is its own (connection_limit)
+        return wanted
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    needed = wanted + FILES_TO_SPARE
+    if soft != resource.RLIM_INFINITY and soft < needed:
+        for target in (needed if hard == resource.RLIM_INFINITY else min(needed, hard), 10240):  # macOS: 10,240 at most
+            try:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+                soft = target
+                break
+            except (ValueError, OSError):
+                continue
+    if soft == resource.RLIM_INFINITY:
+        return wanted
+    return max(REQUEST_THREADS, min(wanted, soft - FILES_TO_SPARE))
+
+
 def _run_granian(listener: socket.socket, workers: int, threads: int) -> None:
     import logging
     from pathlib import Path
@@ -292,7 +320,9 @@ def _run_granian(listener: socket.socket, workers: int, threads: int) -> None:
         **where,
         workers=workers,
         blocking_threads=threads,
-        backpressure=threads,  # requests in progress per worker: every thread busy, none turned away
+        # Connections per worker (granian counts connections here, idle ones too): never the threads' number,
+        # or kept-alive phones beyond it would stall every new connection until one of theirs closed.
+        backpressure=max(threads, connection_budget()),
         backlog=LISTEN_BACKLOG,
         http=HTTPModes.http1,  # behind a proxy or on a LAN; phones speak HTTP/1.1 to it
         websockets=False,

@@ -129,6 +129,29 @@ def answered(connection: http.client.HTTPConnection) -> bool:
 
 
 @pytest.mark.slow
+@needs_granian
+def test_kept_alive_connections_beyond_the_threads_do_not_stall_a_new_one(tmp_path):
+    """Granian's limit on a worker's open connections counts idle kept-alive ones too: set to the threads' number,
+    phones keeping their connections open made every new connection wait until one of theirs closed (28-second
+    stalls at 300 tables). Twelve idle connections to a worker of four threads, and a new one is answered while
+    all twelve are still open."""
+    port = free_port()
+    command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port),
+               "--threads", "4", "--workers", "1"]
+    with running_server(command, port, cwd=REPO, env=dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path))):
+        idle = []
+        for _ in range(12):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            connection.request("GET", "/help")
+            connection.getresponse().read()
+            idle.append(connection)  # kept alive, silent
+        assert _raw_status(port, b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n") == 200
+        assert not any(answered(connection) for connection in idle)  # none was closed to make room
+        for connection in idle:
+            connection.close()
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("server", ["waitress", pytest.param("granian", marks=needs_granian)])
 def test_an_address_over_its_share_gets_a_429_not_a_500(tmp_path, server):
     """The fair share's refusal under each server (waitress refuses a hop-by-hop header from the site, PEP 3333,

@@ -162,8 +162,18 @@ class Client:
             self.connection.close()  # the next line connects again
         start = time.perf_counter()
         try:
-            self.connection.request(method, path, body=body, headers=headers)
-            answer = self.connection.getresponse()
+            try:
+                reused = self.connection.sock is not None
+                self.connection.request(method, path, body=body, headers=headers)
+                answer = self.connection.getresponse()
+            except (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected):
+                if not reused:
+                    raise
+                # The server closed the kept-alive connection as the request went out (it closes one silent for
+                # 10 s): nothing of it was answered, so send it again on a new one, as browsers and urllib3 do.
+                self.connection.close()
+                self.connection.request(method, path, body=body, headers=headers)
+                answer = self.connection.getresponse()
             data = answer.read()
         except (OSError, http.client.HTTPException) as exc:
             seconds = time.perf_counter() - start

@@ -166,7 +166,7 @@ class Worker:
             self.nudged.wait(self.wait)
             self.nudged.clear()
 
-    def nudge(self, code: str | None = None) -> None:
+    def nudge(self, code: str | None = None, stamp: str | None = None) -> None:
         """A table changed in this process (a commit): look for owed turns at once."""
         self.nudged.set()
 

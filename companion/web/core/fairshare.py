@@ -58,33 +58,40 @@ class WorkSlots:
     """A process's work slots, handed out in turn by client address: when one is free, the next address in the
     rotation that has requests waiting gets it (each address's own requests in order). A burst of hundreds from
     one address (its live updates, all asked again as one) then delays another phone's request by one of
-    theirs, not by all of them. A slot given back goes straight to the next waiter: none can jump the queue."""
+    theirs, not by all of them. A slot given back goes straight to the next waiter: none can jump the queue.
+
+    Live updates whose wait ended (`later`: a change woke them) queue behind every request a person is waiting
+    on (a tap, a vote, a page). Past what the cores can draw, updates then arrive a little later and each draws
+    the table as it is by then, several changes in one, while taps stay quick, instead of every request
+    queueing behind every screen's update."""
 
     def __init__(self, count: int) -> None:
         self.lock = threading.Lock()
         self.free = count
         self.waiting: dict[str, deque[threading.Lock]] = {}  # address -> its waiters, in order; dict order: the rotation
+        self.waiting_later: dict[str, deque[threading.Lock]] = {}  # the same, for woken live updates
 
-    def take(self, address: str) -> None:
+    def take(self, address: str, later: bool = False) -> None:
         with self.lock:
-            if self.free and not self.waiting:
+            if self.free and not self.waiting and not self.waiting_later:
                 self.free -= 1
                 return
             turn = threading.Lock()
             turn.acquire()
-            self.waiting.setdefault(address, deque()).append(turn)
+            (self.waiting_later if later else self.waiting).setdefault(address, deque()).append(turn)
         turn.acquire()  # blocks, off the interpreter lock, until give_back() hands this request the slot
 
     def give_back(self) -> None:
         with self.lock:
-            if not self.waiting:
+            waiting = self.waiting or self.waiting_later
+            if not waiting:
                 self.free += 1
                 return
-            address, queue = next(iter(self.waiting.items()))
+            address, queue = next(iter(waiting.items()))
             turn = queue.popleft()
-            del self.waiting[address]
+            del waiting[address]
             if queue:  # the address goes to the end of the rotation
-                self.waiting[address] = queue
+                waiting[address] = queue
             turn.release()
 
     @contextmanager
@@ -108,7 +115,7 @@ class WorkSlot:
         try:
             yield
         finally:
-            self.slots.take(self.address)
+            self.slots.take(self.address, later=True)
 
 
 def waiting_without_work_slot():

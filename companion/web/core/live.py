@@ -36,7 +36,7 @@ NO_SCRIPT_REFRESH_SECONDS = 10  # a live page without JavaScript reloads itself 
 # heard it only covers a listener that lost its connection, and runs slower.
 TICK_SECONDS = 0.05
 LISTENING_TICK_SECONDS = 0.5
-NOTIFY_CHANNEL = "companion_tables"  # PostgreSQL's channel for table changes; the payload is the table's code
+NOTIFY_CHANNEL = "companion_tables"  # PostgreSQL's channel for table changes; the payload: "<code> <stamp>"
 LISTEN_RETRY_SECONDS = 5.0
 LISTEN_IDLE_SECONDS = 5.0  # how often the listener looks whether anyone still waits (else it stops)
 
@@ -78,12 +78,14 @@ class Watcher:
         with self.lock:
             return self.stamps.get(code)
 
-    def changed(self, code: str) -> None:
-        """The table `code` changed (a commit of this process, or a notification): wake the requests waiting on
-        it now. They read the table again; the next tick reads the new stamp and wakes nobody twice for it."""
+    def changed(self, code: str, stamp: str | None = None) -> None:
+        """The table `code` changed, to `stamp` (a commit of this process, or a notification of any process's):
+        wake the requests waiting on it now. They read the table again. A stamp already known wakes nobody:
+        neither this process's own notification after its commit, nor the next tick reading the same stamp.
+        Without a stamp (a notification from an older version), every waiter is woken once more, to no harm."""
         with self.lock:
-            if code in self.conditions:
-                self.stamps[code] = object()  # unlike any stamp read before: every waiter's check fails
+            if code in self.conditions and (stamp is None or self.stamps.get(code) != stamp):
+                self.stamps[code] = stamp if stamp is not None else object()  # unlike the stamp before
                 self.conditions[code].notify_all()
 
     def wait(self, code: str, stamp: object, seconds: float) -> None:
@@ -119,7 +121,8 @@ class Watcher:
                     self.listening.set()
                     while True:
                         for notice in connection.notifies(timeout=LISTEN_IDLE_SECONDS):
-                            self.changed(notice.payload)
+                            code, _, stamp = notice.payload.partition(" ")
+                            self.changed(code, stamp or None)
                         with self.lock:
                             if not self.waiting:  # forgotten under the lock: the next waiter starts another
                                 self.listening.clear()
@@ -144,7 +147,8 @@ class Watcher:
                     continue
                 try:
                     found = select(TableRecord.code, TableRecord.last_activity, TableRecord.changes)
-                    rows = {code: (at, changes) for code, at, changes in db.session.execute(found.where(TableRecord.code.in_(codes)))}
+                    rows = {code: store.stamp_of(at, changes)
+                            for code, at, changes in db.session.execute(found.where(TableRecord.code.in_(codes)))}
                     db.session.commit()
                 except Exception as error:  # a database outage: waiters time out and retry; keep watching, slower
                     try:

@@ -47,7 +47,7 @@ def _touch_statement(dialect: str):
     return touch.on_conflict_do_update(
         index_elements=["code"],
         set_={"last_activity": touch.excluded.last_activity, "changes": TableRecord.changes + 1},
-    )
+    ).returning(TableRecord.last_activity, TableRecord.changes)
 
 
 def dialect() -> str:
@@ -60,35 +60,35 @@ def touch(code: str) -> None:
     table's row until the commit, so changes to one table take turns. The commit wakes this process's live
     updates on the table, and on PostgreSQL every other process's too (live.py)."""
     connection = db.session.connection()
-    connection.execute(_touch_statement(dialect()), {"code": code, "now": utcnow()})
+    stamp = stamp_of(*connection.execute(_touch_statement(dialect()), {"code": code, "now": utcnow()}).one())
     if dialect() == "postgresql":  # delivered at the commit, and never if the transaction rolls back
-        connection.execute(_NOTIFY, {"code": code})
-    db.session.info.setdefault(_TOUCHED, set()).add(code)
+        connection.execute(_NOTIFY, {"payload": f"{code} {stamp}"})
+    db.session.info.setdefault(_TOUCHED, {})[code] = stamp
 
 
-_NOTIFY = text("SELECT pg_notify('companion_tables', :code)")  # live.NOTIFY_CHANNEL
-_TOUCHED = "companion.touched"  # the session.info key of the tables the open transaction changed
+_NOTIFY = text("SELECT pg_notify('companion_tables', :payload)")  # live.NOTIFY_CHANNEL: "<code> <stamp>"
+_TOUCHED = "companion.touched"  # the session.info key of the tables the open transaction changed: code -> stamp
 
 
 _ON_COMMIT = "companion.on_commit_of_changes"  # the app.extensions key of the callback below
 
 
-def on_commit_of_changes(app: Flask, changed: Callable[[str], None]) -> None:
-    """Have `changed(code)` called for each table a transaction of `app` touched, once it is committed (never if
-    it rolls back); each subscriber in turn."""
+def on_commit_of_changes(app: Flask, changed: Callable[[str, str], None]) -> None:
+    """Have `changed(code, stamp)` called for each table a transaction of `app` touched, once it is committed
+    (never if it rolls back), with the table's stamp as the commit left it; each subscriber in turn."""
     app.extensions.setdefault(_ON_COMMIT, []).append(changed)
 
 
 @event.listens_for(Session, "after_commit")
 def _committed(session: Session) -> None:
     global _commits
-    codes = session.info.pop(_TOUCHED, ())
-    if codes:
+    touched = session.info.pop(_TOUCHED, {})
+    if touched:
         _commits += 1
-    subscribers = current_app.extensions.get(_ON_COMMIT, ()) if codes and has_app_context() else ()
+    subscribers = current_app.extensions.get(_ON_COMMIT, ()) if touched and has_app_context() else ()
     for changed in subscribers:
-        for code in codes:
-            changed(code)
+        for code, stamp in touched.items():
+            changed(code, stamp)
 
 
 @event.listens_for(Session, "after_rollback")

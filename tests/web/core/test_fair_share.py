@@ -152,6 +152,33 @@ def test_work_slots_go_to_addresses_in_turn():
     assert slots.free == 1 and not slots.waiting
 
 
+def test_a_woken_live_update_waits_behind_the_requests_people_wait_on():
+    """Live updates a change woke queue behind taps and pages, whichever came first; among themselves, in turn."""
+    slots = WorkSlots(1)
+    slots.take("10.0.0.1")
+    served = []
+
+    def request(address: str, name: str, later: bool) -> None:
+        slots.take(address, later=later)
+        served.append(name)
+        slots.give_back()
+
+    threads = []
+    for address, name, later in [("10.0.0.5", "update 1", True), ("10.0.0.6", "update 2", True),
+                                 ("10.0.0.7", "tap", False), ("10.0.0.5", "update 3", True)]:
+        threads.append(threading.Thread(target=request, args=(address, name, later)))
+        threads[-1].start()
+        hang = time.monotonic() + 60  # bounds a hang only
+        while sum(map(len, [*slots.waiting.values(), *slots.waiting_later.values()])) < len(threads):
+            assert time.monotonic() < hang
+            time.sleep(0.001)
+    slots.give_back()
+    for thread in threads:
+        thread.join()
+    assert served == ["tap", "update 1", "update 2", "update 3"]
+    assert slots.free == 1 and not slots.waiting and not slots.waiting_later
+
+
 def test_bodies_being_read_are_capped_per_address(app):
     app.config["BODIES_PER_ADDRESS"] = 0  # as if this address already had its share of bodies trickling in
     client = app.test_client()

@@ -11,7 +11,7 @@ import pytest
 
 from companion.web.core import live
 from companion.web.core.db import db
-from companion.web.core.store import on_commit_of_changes, touch
+from companion.web.core.store import on_commit_of_changes, stamp_of, touch
 from tests.helpers import empty_database, make_app
 
 
@@ -64,11 +64,27 @@ def test_a_change_wakes_the_polls_of_its_own_process_at_once(two_apps, no_tick):
     assert answers[0]["version"] == version + 1  # not the unchanged state a 25-second wait would end with
 
 
+def test_a_commit_tells_the_watcher_the_row_its_tick_will_read(two_apps):
+    """The commit hands its table's row to the watcher, so the next tick reads the same row and wakes nobody:
+    a phone that began to wait since, on the new version, is not woken for a change it has already seen."""
+    app = two_apps[0]
+    code, seat, version = deal(app)
+    thread, answers = waiting_poll(app, code, version)
+    assert app.test_client().post(f"/api/seats/{seat}/play", json={"action": "leave"}).status_code == 200
+    thread.join()
+    watcher = app.extensions["live_watcher"]
+    with watcher.watching(code), app.app_context():
+        seen = watcher.stamp(code)
+        read = db.session.execute(live.select(live.TableRecord.last_activity, live.TableRecord.changes)
+                                  .where(live.TableRecord.code == code)).one()
+        assert seen == stamp_of(*read)
+
+
 def test_a_rolled_back_change_wakes_nobody(two_apps):
     app = two_apps[0]
     code, _, _ = deal(app)
     woken = []
-    on_commit_of_changes(app, woken.append)
+    on_commit_of_changes(app, lambda code, stamp: woken.append(code))
     with app.app_context():
         touch(code)
         db.session.rollback()
