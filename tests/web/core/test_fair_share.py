@@ -124,38 +124,11 @@ def test_a_refusal_speaks_the_language_each_request_asks_for(app):
     assert answer.get_json()["error"] == expected["ja"]
 
 
-def test_work_slots_go_to_addresses_in_turn():
-    """One address's burst waiting for the work slots delays another address's request by one of its own, not by
-    all of them: a slot given back goes to the next address in the rotation."""
+def served_in_order(requests: list[tuple[str, str, bool]]) -> list[str]:
+    """With the one work slot at work, each request (address, name, woken live update?) queues for it in the
+    order given; then the slot is given back, and the names come out in the order the requests were served."""
     slots = WorkSlots(1)
     slots.take("10.0.0.1")  # the only slot is at work
-    served = []
-
-    def request(address: str, name: str) -> None:
-        slots.take(address)
-        served.append(name)
-        slots.give_back()
-
-    threads = []
-    for address, name in [("10.0.0.66", "burst 1"), ("10.0.0.66", "burst 2"), ("10.0.0.66", "burst 3"),
-                          ("10.0.0.7", "phone")]:
-        threads.append(threading.Thread(target=request, args=(address, name)))
-        threads[-1].start()
-        hang = time.monotonic() + 60  # bounds a hang only
-        while sum(map(len, slots.waiting.values())) < len(threads):  # queued in this order
-            assert time.monotonic() < hang
-            time.sleep(0.001)
-    slots.give_back()
-    for thread in threads:
-        thread.join()
-    assert served == ["burst 1", "phone", "burst 2", "burst 3"]
-    assert slots.free == 1 and not slots.waiting
-
-
-def test_a_woken_live_update_waits_behind_the_requests_people_wait_on():
-    """Live updates a change woke queue behind taps and pages, whichever came first; among themselves, in turn."""
-    slots = WorkSlots(1)
-    slots.take("10.0.0.1")
     served = []
 
     def request(address: str, name: str, later: bool) -> None:
@@ -164,19 +137,33 @@ def test_a_woken_live_update_waits_behind_the_requests_people_wait_on():
         slots.give_back()
 
     threads = []
-    for address, name, later in [("10.0.0.5", "update 1", True), ("10.0.0.6", "update 2", True),
-                                 ("10.0.0.7", "tap", False), ("10.0.0.5", "update 3", True)]:
+    for address, name, later in requests:
         threads.append(threading.Thread(target=request, args=(address, name, later)))
         threads[-1].start()
         hang = time.monotonic() + 60  # bounds a hang only
         while sum(map(len, [*slots.waiting.values(), *slots.waiting_later.values()])) < len(threads):
+            time.sleep(0.001)  # queued in this order
             assert time.monotonic() < hang
-            time.sleep(0.001)
     slots.give_back()
     for thread in threads:
         thread.join()
-    assert served == ["tap", "update 1", "update 2", "update 3"]
     assert slots.free == 1 and not slots.waiting and not slots.waiting_later
+    return served
+
+
+def test_work_slots_go_to_addresses_in_turn():
+    """One address's burst waiting for the work slots delays another address's request by one of its own, not by
+    all of them: a slot given back goes to the next address in the rotation."""
+    served = served_in_order([("10.0.0.66", "burst 1", False), ("10.0.0.66", "burst 2", False),
+                              ("10.0.0.66", "burst 3", False), ("10.0.0.7", "phone", False)])
+    assert served == ["burst 1", "phone", "burst 2", "burst 3"]
+
+
+def test_a_woken_live_update_waits_behind_the_requests_people_wait_on():
+    """Live updates a change woke queue behind taps and pages, whichever came first; among themselves, in turn."""
+    served = served_in_order([("10.0.0.5", "update 1", True), ("10.0.0.6", "update 2", True),
+                              ("10.0.0.7", "tap", False), ("10.0.0.5", "update 3", True)])
+    assert served == ["tap", "update 1", "update 2", "update 3"]
 
 
 def test_bodies_being_read_are_capped_per_address(app):
