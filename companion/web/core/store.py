@@ -40,14 +40,16 @@ class Conflict(Exception):
 
 
 @lru_cache(maxsize=None)
-def _touch_statement(dialect: str):
-    """INSERT ... ON CONFLICT, spelled per dialect, built once."""
+def _touch_statement(dialect: str, returning: bool):
+    """INSERT ... ON CONFLICT, spelled per dialect, built once; with RETURNING the row as it leaves it, where the
+    database has it (SQLite from 3.35: some Linux systems still ship older)."""
     insert = postgresql_insert if dialect == "postgresql" else sqlite_insert
     touch = insert(TableRecord).values(code=bindparam("code"), last_activity=bindparam("now"), changes=1)
-    return touch.on_conflict_do_update(
+    touch = touch.on_conflict_do_update(
         index_elements=["code"],
         set_={"last_activity": touch.excluded.last_activity, "changes": TableRecord.changes + 1},
-    ).returning(TableRecord.last_activity, TableRecord.changes)
+    )
+    return touch.returning(TableRecord.last_activity, TableRecord.changes) if returning else touch
 
 
 def dialect() -> str:
@@ -60,7 +62,10 @@ def touch(code: str) -> None:
     table's row until the commit, so changes to one table take turns. The commit wakes this process's live
     updates on the table, and on PostgreSQL every other process's too (live.py)."""
     connection = db.session.connection()
-    stamp = stamp_of(*connection.execute(_touch_statement(dialect()), {"code": code, "now": utcnow()}).one())
+    returning = connection.dialect.insert_returning
+    touched = connection.execute(_touch_statement(dialect(), returning), {"code": code, "now": utcnow()})
+    # The row is this transaction's until the commit, so reading it back gives the same stamp as RETURNING.
+    stamp = stamp_of(*(touched if returning else connection.execute(_STAMP, {"code": code})).one())
     if dialect() == "postgresql":  # delivered at the commit, and never if the transaction rolls back
         connection.execute(_NOTIFY, {"payload": f"{code} {stamp}"})
     db.session.info.setdefault(_TOUCHED, {})[code] = stamp

@@ -80,6 +80,21 @@ def test_a_commit_tells_the_watcher_the_row_its_tick_will_read(two_apps):
         assert seen == stamp_of(*read)
 
 
+@pytest.mark.parametrize("returning", [True, False])  # False: SQLite before 3.35, which some Linux systems ship
+def test_a_commit_hands_on_the_stamp_it_left(two_apps, monkeypatch, returning):
+    app = two_apps[0]
+    code, _, _ = deal(app)
+    stamps = []
+    on_commit_of_changes(app, lambda code, stamp: stamps.append(stamp))
+    with app.app_context():
+        monkeypatch.setattr(db.engine.dialect, "insert_returning", returning)
+        touch(code)
+        db.session.commit()
+        read = db.session.execute(live.select(live.TableRecord.last_activity, live.TableRecord.changes)
+                                  .where(live.TableRecord.code == code)).one()
+        assert stamps == [stamp_of(*read)]
+
+
 def test_a_rolled_back_change_wakes_nobody(two_apps):
     app = two_apps[0]
     code, _, _ = deal(app)
