@@ -62,7 +62,7 @@ def test_the_shade_veils_ruled_out_hexes_beneath_their_letters(browser, live_ser
             assert sorted(after[terrain])[2] <= dark + 0.02, terrain
     # The veil lies beneath the letter in each veiled hex's shape, and lets the terrain show through.
     order = page.evaluate("[...document.querySelector('#vF').children].map(e => e.getAttribute('class') || e.tagName)")
-    assert order == ["tF", "g", "vl", "text"]  # terrain, texture, veil, letter
+    assert order == ["tF", "path", "vl", "text"]  # terrain, texture, veil, letter
     opacities = page.evaluate("[...document.querySelectorAll('#gV rect')].map(r => +r.getAttribute('fill-opacity'))")
     assert opacities and all(0 < o < 1 for o in opacities)
     page.get_by_label("Shade the hexes my clue rules out").uncheck()

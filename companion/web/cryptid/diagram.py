@@ -17,6 +17,7 @@ slots on the right; a narrow tab sits between two rows' numbers.
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from functools import lru_cache
 from html import escape
@@ -164,14 +165,18 @@ _HEXAGON = _points(_CORNERS)
 # letters they keep forest, swamp and water apart in grey, where their colours are alike. Each texture is one
 # small shape repeated on a grid in the hex's own units (so every hex of a terrain looks the same), kept where the
 # whole shape lies inside the hexagon: plain shapes rather than a <pattern> fill, which Chromium takes about
-# 0.2 s a hex to print.
-_TEXTURES = {  # terrain class: (grid width, grid height, the shape's bounding box, the shape)
-    "F": (6.5, 5.6, (1.2, .7, 5.2, 4), '<path d="M3.2 .7l2 3.3h-4z" fill="#1c461a"/>'),
-    "D": (3.6, 3.6, (.5, .1, 3.1, 3.5), '<path d="M.9 .5v.8M2.7 2.3v.8" stroke="#a27a2c" stroke-width=".8" stroke-linecap="round"/>'),
-    "S": (6, 5, (1, 1.4, 5, 4.4), '<path d="M1.2 4.2h3.6M2 4.2l-.6-2.2M3 4.2v-2.6M4 4.2l.6-2.2" fill="none" stroke="#3b2b52" stroke-width=".45"/>'),
-    "M": (7, 6, (.6, 1.2, 5.6, 4.8), '<path d="M.8 4.6l2.3-3.2 2.3 3.2" fill="none" stroke="#67625a" stroke-width=".55"/>'),
-    "W": (6, 3.2, (0, .8, 6, 2.1), '<path d="M0 1.8c1-1 2-1 3 0s2 1 3 0" fill="none" stroke="#a9cdf0" stroke-width=".45"/>'),
+# 0.2 s a hex to print. The copies are joined into one path per terrain: every hex is a <use> of its terrain's
+# group, and each element inside that group is cloned 108 times; a <use> per copy made a seat page 4,800 nodes
+# that the browser restyled on every live update.
+_TEXTURES = {  # terrain class: (grid width, grid height, the shape's bounding box, the shape's path, its paint)
+    "F": (6.5, 5.6, (1.2, .7, 5.2, 4), "M3.2 .7l2 3.3h-4z", 'fill="#1c461a"'),
+    "D": (3.6, 3.6, (.5, .1, 3.1, 3.5), "M.9 .5v.8M2.7 2.3v.8", 'stroke="#a27a2c" stroke-width=".8" stroke-linecap="round"'),
+    "S": (6, 5, (1, 1.4, 5, 4.4), "M1.2 4.2h3.6M2 4.2l-.6-2.2M3 4.2v-2.6M4 4.2l.6-2.2", 'fill="none" stroke="#3b2b52" stroke-width=".45"'),
+    "M": (7, 6, (.6, 1.2, 5.6, 4.8), "M.8 4.6l2.3-3.2 2.3 3.2", 'fill="none" stroke="#67625a" stroke-width=".55"'),
+    "W": (6, 3.2, (0, .8, 6, 2.1), "M0 1.8c1-1 2-1 3 0s2 1 3 0", 'fill="none" stroke="#a9cdf0" stroke-width=".45"'),
 }
+# A shape's path is absolute only in its move-tos ("M x y"); every other command is relative.
+_MOVE_TO = re.compile(r"M(-?(?:\d+\.?\d*|\.\d+))[ ,]?(-?(?:\d+\.?\d*|\.\d+))")
 
 
 def _inside_hexagon(x: float, y: float) -> bool:
@@ -192,12 +197,15 @@ def _texture_grid(width: float, height: float, box: tuple[float, float, float, f
     return spots
 
 
-_TEXTURE_SHAPES = "".join(
-    shape.replace("<path ", f'<path id="k{t}" ', 1) for t, (_, _, _, shape) in _TEXTURES.items()
-)
+def _moved(path: str, dx: float, dy: float) -> str:
+    """A path of relative commands after absolute move-tos, drawn (dx, dy) further on."""
+    return _MOVE_TO.sub(lambda move: f"M{_n(float(move[1]) + dx)} {_n(float(move[2]) + dy)}", path)
+
+
+_TEXTURE_SPOTS = {t: _texture_grid(w, h, box) for t, (w, h, box, _, _) in _TEXTURES.items()}
 _TEXTURE = {
-    t: "<g>" + "".join(f'<use href="#k{t}"{_offset(x, y)}/>' for x, y in _texture_grid(w, h, box)) + "</g>"
-    for t, (w, h, box, _) in _TEXTURES.items()
+    t: f'<path d="{"".join(_moved(path, x, y) for x, y in _TEXTURE_SPOTS[t])}" {paint}/>'
+    for t, (_, _, _, path, paint) in _TEXTURES.items()
 }
 # The veil over a hex a player's clue rules out: dark stripes over a light tint of dark, through which the
 # terrain's colour and texture still show; drawn beneath the letter, so the letter keeps its contrast.
@@ -205,7 +213,7 @@ _VEIL_PATTERN = (
     '<pattern id="gV" width="2.8" height="2.8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
     '<rect width="2.8" height="2.8" fill="#000" fill-opacity=".15"/><rect width="1.2" height="2.8" fill="#000" fill-opacity=".4"/></pattern>'
 )
-_VEIL = '<use href="#hx" class="vl" fill="url(#gV)"/>'
+_VEIL = f'<polygon points="{_HEXAGON}" class="vl" fill="url(#gV)"/>'
 
 
 def _digits(number: int, digits: str) -> str:
@@ -302,7 +310,7 @@ def _terrain_set(name: str, letters: dict[str, str], textures: bool) -> str:
     """One group per terrain, named `name` + its class letter: the hex, its texture, the veil for the set "v",
     and the terrain's letter."""
     return "".join(
-        f'<g id="{name}{letter}"><use href="#hx" class="t{letter}"/>{_TEXTURE[letter] if textures else ""}'
+        f'<g id="{name}{letter}"><polygon points="{_HEXAGON}" class="t{letter}"/>{_TEXTURE[letter] if textures else ""}'
         f'{_VEIL if name == "v" else ""}<text y="1.9">{escape(letters[terrain])}</text></g>'
         for terrain, letter in TERRAIN_CLASSES.items()
     )
@@ -425,7 +433,7 @@ def _board_svg(
         f'<use href="#tb"{_offset(_SLOT_DX * (slot % 2), _SLOT_DY * (slot // 2))}/>' for slot in range(SLOT_COUNT)
     )
     parts.append(
-        f'<defs><polygon id="hx" points="{_HEXAGON}"/>{_TEXTURE_SHAPES if textures else ""}{_VEIL_PATTERN if shaded else ""}{terrains}'
+        f'<defs><polygon id="hx" points="{_HEXAGON}"/>{_VEIL_PATTERN if shaded else ""}{terrains}'
         f'<path id="tb" d="{_TILE_OUTLINE}"/><g id="tiles">{tiles}</g>{_tab_shapes() if tile_words else ""}'
         + "".join(f'<polygon id="{name}" points="{points}"/>' for name, points, _ in _STRUCTURE_SHAPES.values())
         + "</defs>"

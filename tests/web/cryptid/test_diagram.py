@@ -249,7 +249,7 @@ def test_shaded_hexes_draw_the_veil_between_their_terrain_and_their_letter():
         assert use.get("href")[1] == expected
     for terrain in "FDSMW":
         veiled = defined[f"v{terrain}"]
-        assert [child.get("class") or child.tag.split("}")[1] for child in veiled] == [f"t{terrain}", "g", "vl", "text"]
+        assert [child.get("class") or child.tag.split("}")[1] for child in veiled] == [f"t{terrain}", "path", "vl", "text"]
         assert defined[f"y{terrain}"].get("href") == f"#v{terrain}"  # same drawing, its own name for the page
         assert "vl" not in ET.tostring(defined[f"p{terrain}"], encoding="unicode")
     opacities = [float(rect.get("fill-opacity")) for rect in defined["gV"].iter(f"{SVG}rect")]
@@ -359,17 +359,21 @@ def test_the_rings_wear_no_seats_colour():
 
 
 def test_textures_are_plain_shapes_inside_each_hexagon_not_pattern_fills():
-    """A <pattern> fill per hex made a printed setup take 20 s in Chromium; plain shapes print at once."""
-    from companion.web.cryptid.diagram import _TEXTURE, _TEXTURES, _inside_hexagon
+    """A <pattern> fill per hex made a printed setup take 20 s in Chromium; plain shapes print at once. Each
+    terrain's copies are one path, so a hex's <use> clones three elements, not one per copy."""
+    from companion.web.cryptid.diagram import _TEXTURE, _TEXTURE_SPOTS, _TEXTURES, _inside_hexagon
 
     board, _, _ = next(random_boards(1))
     svg = board_svg(board, title="t")
     assert "<pattern" not in svg and "url(#" not in svg
-    for terrain, (_, _, (left, top, right, bottom), _) in _TEXTURES.items():
-        spots = [(float(x or 0), float(y or 0))
-                 for x, y in re.findall(r'<use href="#k%s"(?: x="([-.0-9]+)")?(?: y="([-.0-9]+)")?/>' % terrain,
-                                        _TEXTURE[terrain])]
+    for terrain, (_, _, (left, top, right, bottom), path, _) in _TEXTURES.items():
+        spots = _TEXTURE_SPOTS[terrain]
         assert len(spots) >= 3, terrain
         assert all(_inside_hexagon(x + dx, y + dy) for x, y in spots for dx in (left, right) for dy in (top, bottom))
-        assert f'id="k{terrain}"' in svg
+        # The joined path draws the shape once at each spot: its move-tos are the shape's, moved by each spot.
+        starts = [float(n) for xy in re.findall(r"M([-.0-9]+) ([-.0-9]+)", _TEXTURE[terrain]) for n in xy]
+        first = [(float(x), float(y)) for x, y in re.findall(r"M([-.0-9]+) ?([-.0-9]+)", path)]
+        assert starts == pytest.approx([n for x, y in spots for fx, fy in first for n in (fx + x, fy + y)]), terrain
+        group = re.search(r'<g id="b%s">(.*?)</g>' % terrain, svg)
+        assert group and _TEXTURE[terrain] in group[1] and "<use" not in group[1], terrain
     assert not _inside_hexagon(10.1, 0) and not _inside_hexagon(0, 8.7) and _inside_hexagon(9.9, 0)
