@@ -204,7 +204,7 @@ def contrast(a: str, b: str) -> float:
 
 def test_the_focus_ring_stands_out_on_every_terrain(phone, host_of):
     phone.goto(seat_urls(phone, host_of(GOLDEN[2]["code"]))[0])
-    fills = phone.evaluate("[...'FDSMW'].map(t => getComputedStyle(document.querySelector(`#s${t} use`)).fill)")
+    fills = phone.evaluate("[...'FDSMW'].map(t => getComputedStyle(document.querySelector(`#s${t} polygon`)).fill)")
     outer, inner = phone.evaluate(
         "['outer', 'inner'].map(c => getComputedStyle(document.querySelector(`.focus-ring .${c}`)).stroke)"
     )
