@@ -1,6 +1,6 @@
 """How long a refereed move takes to reach the other phones, measured in real browsers.
 
-    python -m companion.ops.latency http://127.0.0.1:5000 [--moves 30] [--players 3]
+    python -m companion.ops.latency http://127.0.0.1:5000 [--moves 30] [--players 3] [--reduced-motion]
 
 Against a running site: deals a refereed game through the JSON API (docs/cryptid-play.md section 8), opens every
 seat's page in headless Chromium (Playwright, as the browser tests use it), then makes moves through the API one
@@ -68,6 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("url", help="the site, e.g. http://127.0.0.1:5000")
     parser.add_argument("--moves", type=int, default=30)
     parser.add_argument("--players", type=int, default=3, choices=(3, 4, 5))
+    parser.add_argument("--reduced-motion", action="store_true",
+                        help="the pages ask for reduced motion: no flash or pulse after a move, whose frames the "
+                             "browsers draw on the cores they share here with the server (a phone has its own)")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -87,7 +90,9 @@ def main(argv: list[str] | None = None) -> int:
         pages = []
         for url in seats:
             # bypass_csp: the site forbids eval, which Playwright's wait_for_function uses to poll the page.
-            page = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True).new_page()
+            motion = "reduce" if args.reduced_motion else "no-preference"
+            page = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True,
+                                       reduced_motion=motion).new_page()
             page.goto(url)
             page.evaluate(OBSERVER)
             pages.append(page)
