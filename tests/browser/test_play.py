@@ -172,6 +172,34 @@ def test_tapping_a_log_line_rings_its_hex(browser, live_server, live_app):
     host.close()
 
 
+def test_a_move_that_arrives_flashes_its_banner_unless_the_phone_asks_for_less_motion(browser, live_server, live_app):
+    """The banner of a move that arrives live flashes: a layer beneath its words fades out (drawn by the browser's
+    compositor, not by laying the page out again each frame). A phone asking for reduced motion gets no flash,
+    and the layer, unanimated, stays invisible rather than yellow."""
+    api = browser.new_context()
+    table = api.request.post(live_server + "/api/tables", data={"players": 3, "advanced": False}).json()
+    game = live_app.extensions["dealer"].load(table["code"])
+    phones = {}
+    for seat, motion in ((2, "no-preference"), (3, "reduce")):
+        phones[motion] = browser.new_context(**PHONE, reduced_motion=motion).new_page()
+        phones[motion].goto(table["seats"][seat - 1]["url"])
+    with live_app.app_context():
+        current = load_play(game)
+        submit(game, Cube(current.turn, hexes_of(current.cube_choices(current.turn))[0]), current.version)
+    flash = "(banner => { const layer = getComputedStyle(banner, '::before'); return [layer.animationName, layer.opacity]; })"
+    for motion, page in phones.items():
+        banner = page.locator("#announce.fresh")
+        banner.wait_for()
+        name, opacity = banner.evaluate(flash)
+        if motion == "reduce":
+            assert (name, opacity) == ("none", "0")
+        else:
+            assert name == "flash"
+        assert banner.evaluate("banner => getComputedStyle(banner).animationName") == "none"  # nothing re-lays it out
+        page.context.close()
+    api.close()
+
+
 def test_a_search_on_ones_own_disc_places_the_extra_disc_from_the_sheet(browser, live_server, live_app):
     """The rulebook's search step on a phone: searching a hex that holds the player's own disc, the banner says why
     the game waits, a hex without room says so, and the extra disc goes where the player taps; then the others
