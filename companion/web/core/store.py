@@ -64,8 +64,9 @@ def touch(code: str) -> None:
     connection = db.session.connection()
     returning = connection.dialect.insert_returning
     touched = connection.execute(_touch_statement(dialect(), returning), {"code": code, "now": utcnow()})
-    # The row is this transaction's until the commit, so reading it back gives the same stamp as RETURNING.
-    stamp = stamp_of(*(touched if returning else connection.execute(_STAMP, {"code": code})).one())
+    # The row is this transaction's until the commit, so reading it back (on this transaction's connection) gives
+    # the same stamp as RETURNING.
+    stamp = stamp_of(*touched.one()) if returning else read_stamp(code)
     if dialect() == "postgresql":  # delivered at the commit, and never if the transaction rolls back
         connection.execute(_NOTIFY, {"payload": f"{code} {stamp}"})
     db.session.info.setdefault(_TOUCHED, {})[code] = stamp
