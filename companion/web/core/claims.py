@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .db import Base, db, utcnow, writing
-from .store import reading, touch
+from .store import forget_request_reads, read_once_per_request, reading, touch
 
 DEVICE_COOKIE = "device"
 DEVICE_COOKIE_DAYS = 400  # the longest browsers keep a cookie
@@ -55,9 +55,14 @@ _HOLDER = select(SeatClaim.device).where(SeatClaim.code == bindparam("code"), Se
 
 
 def holder(code: str, seat: str) -> str | None:
-    """The device holding the seat, or None."""
-    with reading() as connection:
-        return connection.scalar(_HOLDER, {"code": code, "seat": seat})
+    """The device holding the seat, or None; read once per request (a page and its ETag both ask), which holds
+    because every claim touches the table."""
+
+    def read() -> str | None:
+        with reading() as connection:
+            return connection.scalar(_HOLDER, {"code": code, "seat": seat})
+
+    return read_once_per_request(f"claim {seat}", code, read)
 
 
 _CLAIMED = select(SeatClaim.seat).where(SeatClaim.code == bindparam("code"))
@@ -97,8 +102,8 @@ def claim(code: str, seat: str) -> str:
         with writing():
             touch(code)
             db.session.add(SeatClaim(code=code, seat=seat, device=device_id()))
-    except IntegrityError:  # another device claimed it first
-        pass
+    except IntegrityError:  # another device claimed it first: its claim is news to this request
+        forget_request_reads(code)
     return status(code, seat)
 
 

@@ -34,7 +34,7 @@ from companion.web.core import computers as worker
 from companion.web.core.db import TableRecord, db, writing
 from companion.web.core.errors import error_response
 from companion.web.core.moves import after_action
-from companion.web.core.store import Conflict, reading, stamp_of, touch
+from companion.web.core.store import Conflict, read_once_per_request, reading, stamp_of, touch
 
 from .agreement import cast_vote, load_agreement, unlocked_hint
 from .dealing import dealer
@@ -68,9 +68,14 @@ _SEATS = select(ComputerSeat.seat, ComputerSeat.level).where(ComputerSeat.code =
 
 
 def computer_seats(code: str) -> dict[int, str]:
-    """The table's computer seats and their levels, in one indexed read."""
-    with reading() as connection:
-        return dict(connection.execute(_SEATS, {"code": code}).all())
+    """The table's computer seats and their levels, in one indexed read once per request (every hand-over touches
+    the table); a copy, which the caller may change."""
+
+    def read() -> dict[int, str]:
+        with reading() as connection:
+            return dict(connection.execute(_SEATS, {"code": code}).all())
+
+    return dict(read_once_per_request("computer seats", code, read))
 
 
 def hand_over(game: Game, seat: int, level: str, still_in: Iterable[int]) -> None:

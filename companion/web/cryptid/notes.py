@@ -33,7 +33,7 @@ from companion.cryptid.text import STRUCTURE_NAMES, TERRAIN_NAMES, clue_text
 from companion.cryptid.view import View
 from companion.web.core.db import db, writing
 from companion.web.core.i18n import gettext, left_to_right, ngettext
-from companion.web.core.store import reading, touch
+from companion.web.core.store import read_once_per_request, reading, touch
 
 from .agreement import unlocked_hint
 from .models import SeatNotes
@@ -57,7 +57,11 @@ _NOTES = select(SeatNotes.crossed, SeatNotes.marks, SeatNotes.revision).where(
 
 
 def load_notes(code: str, seat: int) -> Notes:
-    """The seat's notes (empty before it wrote any)."""
+    """The seat's notes (empty before it wrote any), read once per request (every change touches the table)."""
+    return read_once_per_request(f"notes {seat}", code, lambda: _read_notes(code, seat))
+
+
+def _read_notes(code: str, seat: int) -> Notes:
     with reading() as connection:
         row = connection.execute(_NOTES, {"code": code, "seat": seat}).first()
     if row is None:

@@ -488,6 +488,35 @@ def test_a_request_reads_the_table_once_and_again_only_after_it_changed_it(apps,
     assert first.test_client().get(f"/api/tables/{table['code']}/play").get_json()["version"] == moved.version + 1
 
 
+@pytest.mark.parametrize("variant", ["classic", "markers"])
+def test_a_seats_page_and_its_live_answer_read_no_row_twice(apps, variant):
+    """A seat's page and its live answer each read the seat's claim, the table's computer seats and the seat's
+    notes once, though the ETag and the page both ask (each change of those touches the table, so the read holds
+    for the request): no statement runs twice with the same values in a request that changes nothing."""
+    from sqlalchemy import event
+
+    first, _ = apps
+    table = first.test_client().post("/api/tables", json={"players": 3, "variant": variant}).get_json()
+    token = urlsplit(table["seats"][0]["url"]).path.rsplit("/", 1)[1]
+    live = f"/s/{token}/live" if variant == "classic" else f"/s/{token}/markers/live"
+    client = first.test_client()
+    assert client.get(live).status_code == 200  # the first live answer claims the seat: a change
+    statements = []
+    with first.app_context():
+        engine = db.engine
+    record = lambda conn, cursor, statement, parameters, context, many: statements.append((statement, repr(parameters)))
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        for path in (f"/s/{token}", live):
+            statements.clear()
+            response = client.get(path)
+            assert response.status_code == 200
+            reads = [s for s in statements if s[0].lstrip().upper().startswith("SELECT")]
+            assert reads and len(reads) == len(set(reads)), (path, reads)
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+
+
 def test_the_moves_since_a_seats_last_turn_are_labelled_while_it_plays_and_not_once_the_game_is_over(apps):
     code, phones = new_table(apps, 3, False)
     rng = random.Random(5)
