@@ -94,9 +94,19 @@ def postgresql_url():
     return own.render_as_string(hide_password=False)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+def pytest_generate_tests(metafunc):
+    """The databases a web test runs on: SQLite always; PostgreSQL as well (when TEST_DATABASE_URL names a server,
+    as in CI) where the database is the point, marked `postgresql`: transactions and their constraints, races
+    between two servers, notifications, stored state read back, and a whole game of each kind. The other web tests
+    draw pages and refuse input the same way on either, so they run once, on SQLite (docs/testing.md)."""
+    if "database_url" in metafunc.fixturenames:
+        both = metafunc.definition.get_closest_marker("postgresql") is not None
+        metafunc.parametrize("database_url", ["sqlite", "postgresql"] if both else ["sqlite"], indirect=True)
+
+
+@pytest.fixture
 def database_url(request, tmp_path):
-    """SQLite always, PostgreSQL when TEST_DATABASE_URL names a server (CI)."""
+    """The test's database: SQLite, or PostgreSQL for a test marked `postgresql` (pytest_generate_tests)."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'table.sqlite3'}"
     return request.getfixturevalue("postgresql_url")

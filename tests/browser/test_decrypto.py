@@ -40,7 +40,7 @@ class Table:
 
     def __init__(self, browser, live_server, *, split=True, javascript=True, app=None):
         self.javascript = javascript
-        self.app = app  # the live server's app, for rounds played by the rules (see quiet_round)
+        self.app = app  # the live server's app, for rounds played by the rules (see quiet_rounds)
         self.host = browser.new_page(viewport={"width": 1280, "height": 900}, java_script_enabled=javascript)
         self.host.goto(live_server + "/decrypto/new")
         if split:
@@ -133,16 +133,24 @@ class Table:
         if ready and number < 8:
             self.next_round(number, game)
 
+    def quiet_rounds(self, numbers: range, game: int) -> None:
+        """Rounds played on the server by the rules, as round() plays them by the buttons (both teams decode their
+        own code, nobody intercepts, the table presses Next round), one after another as a table in a hurry would:
+        the phones and the host follow live and show the round after the last. The buttons of every step are
+        pressed in round(); these rounds only bring the game to its end."""
+        for number in numbers:
+            self.quiet_round(number, game)
+        if numbers[-1] < 8:
+            for page in (self.host, *self.phones):
+                page.get_by_text(f"Game {game} · round {numbers[-1] + 1} of 8").wait_for(timeout=WAIT)
+
     def quiet_round(self, number: int, game: int) -> None:
-        """A round played on the server by the rules, as round() plays it by the buttons (both teams decode their
-        own code, nobody intercepts, the table presses Next round): the phones and the host only follow it live.
-        The buttons of every step are pressed in round(); these rounds only bring the game to its end."""
+        """One round of quiet_rounds, on the server."""
         from companion.decrypto.moves import NextRound
         from companion.web.decrypto.store import load_table, play
         from companion.web.decrypto.tokens import read_decrypto_host_token
         from tests.helpers.decrypto import decode_moves, give_moves
 
-        self.host.get_by_text(f"Game {game} · round {number} of 8").wait_for(timeout=WAIT)
         with self.app.app_context():
             table = load_table(read_decrypto_host_token(urlsplit(self.host.url).path.rsplit("/", 1)[1]))
             for team in ("white", "black"):
@@ -153,9 +161,6 @@ class Table:
                     table = play(table, move)
             if number < 8:
                 table = play(table, NextRound())
-        if number < 8:
-            for page in (self.host, *self.phones):
-                page.get_by_text(f"Game {game} · round {number + 1} of 8").wait_for(timeout=WAIT)
 
     def next_round(self, number: int, game: int) -> None:
         """The reveal's Next round: in odd rounds one phone of each team presses it (White first, and its
@@ -212,8 +217,7 @@ def test_a_split_table_plays_two_whole_games_by_the_buttons(browser, live_server
     shot(table.black[0], "phone-reveal", ("en", "fa", "el"))
     table.next_round(2, 1)
     table.round(3, 1)
-    for number in range(4, 8):
-        table.quiet_round(number, 1)
+    table.quiet_rounds(range(4, 8), 1)
     table.round(8, 1)
     ending = "White wins on points (interceptions minus miscommunications): 1 to 0."
     for page in [table.host, *table.phones]:
@@ -226,8 +230,7 @@ def test_a_split_table_plays_two_whole_games_by_the_buttons(browser, live_server
     table.host.get_by_text("Game 2").first.wait_for(timeout=WAIT)
     table.black[1].get_by_role("heading", name="You play for Black, seat 2.").wait_for(timeout=WAIT)
     table.start()
-    for number in range(1, 8):
-        table.quiet_round(number, 2)
+    table.quiet_rounds(range(1, 8), 2)
     table.round(8, 2)
     table.host.get_by_text("Eight rounds are over with equal points").wait_for(timeout=WAIT)
     white_words, black_words = table.keywords("white"), table.keywords("black")

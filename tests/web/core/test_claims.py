@@ -10,6 +10,9 @@ from companion.web.core import claims
 from companion.web.core.store import read_stamp
 
 
+pytestmark = pytest.mark.postgresql  # the database is the point of every test here
+
+
 @pytest.fixture
 def claiming_app(fresh_database_app):
     """The site plus three tiny routes (plain GETs, so no form is needed) that claim, read and take over a seat for whichever browser calls."""

@@ -15,6 +15,9 @@ from companion.web.core.store import on_commit_of_changes, stamp_of, touch
 from tests.helpers import empty_database, make_app
 
 
+pytestmark = pytest.mark.postgresql  # the database is the point of every test here
+
+
 @pytest.fixture
 def no_tick(monkeypatch):
     monkeypatch.setattr(live, "TICK_SECONDS", 3600.0)

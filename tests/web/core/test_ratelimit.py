@@ -32,6 +32,9 @@ from companion.web.core.ratelimit import (
 from tests.helpers import REPO
 from tests.helpers.serving import free_port, running_server
 
+pytestmark = pytest.mark.postgresql  # the database is the point of every test here
+
+
 THREADS = 16
 ROUNDS = 400
 

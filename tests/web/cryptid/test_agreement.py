@@ -24,6 +24,9 @@ from companion.web.cryptid.agreement import (
 from companion.web.cryptid.models import Unlock
 from tests.helpers import GOLDEN, make_app
 
+pytestmark = pytest.mark.postgresql  # the database is the point of every test here
+
+
 GAMES = {g["players"]: load_game(g["code"]) for g in GOLDEN if g["mode"] == "normal" and g["game"] == 1}
 
 

@@ -73,6 +73,7 @@ def form_body(move) -> dict:
     return body
 
 
+@pytest.mark.postgresql
 def test_play_against_the_computer_to_the_end(site):
     client = site.test_client()
     home = client.get("/").get_data(as_text=True)
@@ -112,6 +113,7 @@ def test_play_against_the_computer_to_the_end(site):
     assert stored_computers(site, following) == {2: "beginner", 3: "beginner", 4: "beginner"}
 
 
+@pytest.mark.postgresql
 def test_play_again_keeps_the_solver_and_advanced_mode_and_seat_pages_link_home(site):
     from companion.web.cryptid.head import read_head
 
@@ -244,6 +246,7 @@ def test_the_json_api_refuses_bad_computer_seats(site, computers):
     assert response.status_code == 400 and '"computers"' in response.get_json()["error"]
 
 
+@pytest.mark.postgresql
 def test_the_host_hands_a_silent_seat_to_a_computer(site):
     client = site.test_client()
     data = client.post("/api/tables", json={"players": 3}).get_json()
@@ -272,6 +275,7 @@ def test_the_host_hands_a_silent_seat_to_a_computer(site):
     assert client.post(f"/h/{token}/computer", data={"target": str(other), "level": "solid"}).status_code == 409
 
 
+@pytest.mark.postgresql
 def test_a_computer_turn_is_taken_once_by_two_sites_racing_on_one_database(site, database_url, tmp_path):
     other = make_app(database_url, tmp_path)
     client = site.test_client()
@@ -366,7 +370,6 @@ def test_computers_agree_once_every_person_has(site):
     assert state.phase == "over" and state.winner is None
 
 
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 def test_every_computer_move_is_its_strategy_choice_from_its_seat_view(site):
     """Each move a computer made equals what its level's strategy chooses from view(state, seat) of the position
     before it, with the decision's own seed: a decision that read anything else (the habitat, another seat's

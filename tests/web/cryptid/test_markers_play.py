@@ -116,6 +116,7 @@ def _check_phone_saw_nothing_secret(state: markers.State, seat: int, html: str, 
     assert not any(key in json.dumps(data) for key in ("habitat",))
 
 
+@pytest.mark.postgresql
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_whole_games_through_the_seat_routes(site, players):
     client = site.test_client()
@@ -185,6 +186,7 @@ def test_leaving_and_ending(site):
     assert "nobody wins" in client.get(f"/h/{host_token(code)}").get_data(as_text=True)
 
 
+@pytest.mark.postgresql
 def test_the_next_game_of_a_markers_table_is_markers_and_phones_are_offered_it(site):
     client = site.test_client()
     code = client.post("/api/tables", json={"players": 3, "variant": "markers"}).get_json()["code"]
@@ -196,6 +198,7 @@ def test_the_next_game_of_a_markers_table_is_markers_and_phones_are_offered_it(s
     assert seat_token(following, 2) in client.get(f"/s/{seat_token(code, 2)}").get_data(as_text=True)
 
 
+@pytest.mark.postgresql
 @pytest.mark.parametrize("level", ["beginner", "expert"])
 def test_computer_seats_play_a_markers_table_through_the_one_worker(site, level):
     from companion.web.core.computers import take_all_pending

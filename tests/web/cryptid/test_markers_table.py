@@ -49,6 +49,7 @@ def phones_see_no_secret(client, code: str, state: markers.State, *args: str) ->
                 assert data["sealed"] != hex_name(hex) or any(s == seat and h == hex for s, h in state.sealed)
 
 
+@pytest.mark.postgresql
 def test_the_host_hands_a_silent_markers_seat_to_a_computer(site):
     client = site.test_client()
     code = deal(client, 3)
@@ -103,6 +104,7 @@ def test_the_script_gets_the_host_fragment_after_a_hand_over(site):
     assert "Player 2 (computer, beginner)" in fragment
 
 
+@pytest.mark.postgresql
 def test_a_vanished_player_is_marked_gone_by_the_others(site):
     client = site.test_client()
     code = deal(client, 4)

@@ -121,6 +121,7 @@ def test_each_phone_notebook_comes_from_its_own_view_and_states_no_other_clue(ap
 
 
 
+@pytest.mark.postgresql
 def test_the_unlocked_hint_reaches_the_notebook_and_wakes_its_phones(apps):  # noqa: F811
     """Once the table unlocks the hint, no clue the notebook lists mentions its category, on the page, in the
     live fragment (whose version changes, so a waiting phone gets it) and in the JSON."""

@@ -96,6 +96,7 @@ def play_a_move(phone: Phone, state: State, seat: int, rng: random.Random, hunt:
     return phone.post(request)
 
 
+@pytest.mark.postgresql
 @pytest.mark.parametrize("players, advanced", [(3, False), (4, True), (5, False), (5, True)])
 def test_whole_games_through_the_api_on_two_servers(apps, players, advanced):
     rng = random.Random(players * 10 + advanced)
@@ -191,6 +192,7 @@ def test_a_search_on_ones_own_disc_waits_for_the_extra_disc_by_json_and_by_the_s
     assert [e["action"] for e in after["log"][len(waiting["log"]) + 1:]][:1] == ["answer"]
 
 
+@pytest.mark.postgresql
 def test_two_racing_moves_cannot_both_apply(apps):
     code, phones = new_table(apps, 4, False)
     state = referee_state(apps[0], code)
@@ -414,6 +416,7 @@ def test_the_replay_counts_the_moves_the_log_shows_and_is_not_the_games_end(apps
     assert f"Replay: move {steps} of {steps}" in last and "Forward" not in last
 
 
+@pytest.mark.postgresql
 def test_a_seat_is_held_by_the_phone_that_plays_it_not_by_one_that_only_fetched_the_link(apps):
     """A chat app's link preview fetches the page without running its script: that takes no seat. The first page
     whose live update runs (or that moves) holds the seat; another phone is asked before it takes the seat over."""
@@ -433,6 +436,7 @@ def test_a_seat_is_held_by_the_phone_that_plays_it_not_by_one_that_only_fetched_
     assert referee_state(apps[0], code).left == frozenset()
 
 
+@pytest.mark.postgresql
 @pytest.mark.parametrize("variant", ["classic", "markers"])
 def test_a_phone_opening_its_seat_finds_its_page_current_after_its_first_live_update(apps, variant):  # noqa: F811
     """Opening a seat only looks; the page's first live update claims the free seat and finds the page it shows
@@ -454,6 +458,7 @@ def test_a_phone_opening_its_seat_finds_its_page_current_after_its_first_live_up
     assert other.get(f"/s/{token}").status_code == 409  # held by the first phone now: the take-over question
 
 
+@pytest.mark.postgresql
 def test_a_request_reads_the_table_once_and_again_only_after_it_changed_it(apps, monkeypatch):
     """One read of the table's head per request (a request-scoped snapshot): a seat's page reads it once
     however many of its parts ask; a move reads it before the seat's claim, after it and after the move (each of
@@ -488,6 +493,7 @@ def test_a_request_reads_the_table_once_and_again_only_after_it_changed_it(apps,
     assert first.test_client().get(f"/api/tables/{table['code']}/play").get_json()["version"] == moved.version + 1
 
 
+@pytest.mark.postgresql
 @pytest.mark.parametrize("variant", ["classic", "markers"])
 def test_a_seats_page_and_its_live_answer_read_no_row_twice(apps, variant):
     """A seat's page and its live answer each read the seat's claim, the table's computer seats and the seat's

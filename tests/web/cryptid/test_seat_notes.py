@@ -75,6 +75,7 @@ def mark(client, token: str, hex: int, value: str, fetch: bool = False):
                        data={"action": "mark", "hex": str(hex), "mark": value}, headers=headers)
 
 
+@pytest.mark.postgresql
 def test_notes_survive_a_reload_and_the_next_phone_taking_the_seat(apps):  # noqa: F811
     code, tokens, _ = new_table(apps)
     phone, other = apps[0].test_client(), apps[1].test_client()
@@ -98,6 +99,7 @@ def test_notes_survive_a_reload_and_the_next_phone_taking_the_seat(apps):  # noq
     assert written(other.get(f"/s/{tokens[0]}?nb=3").get_data(as_text=True)) == ({("no", 41)}, set())
 
 
+@pytest.mark.postgresql
 def test_a_notes_change_wakes_that_seat_and_no_other(apps):  # noqa: F811
     code, tokens, _ = new_table(apps, 3)
     client = apps[0].test_client()

@@ -314,6 +314,7 @@ def test_every_response_a_phone_gets_keeps_the_other_teams_secrets(app):
         assert not any(codes["white"] in shown.findall(body) for body in phone.received[: before_reveal[id(phone)]])
 
 
+@pytest.mark.postgresql
 def test_a_seat_link_open_on_another_phone_asks_before_taking_over_and_the_first_phone_is_told(app):
     client = app.test_client()
     host, phones = seated_table(client)
@@ -409,6 +410,7 @@ def test_phones_are_told_who_starts_the_game_and_whose_address_is_private(app):
     assert "yours alone" not in shared and "Back to the table screen" in shared
 
 
+@pytest.mark.postgresql
 def test_a_table_is_folded_once_per_change_and_remembered_between(app):
     """The store folds a table's log once per change of the table (the core's stamped cache), as Cryptid's."""
     client = app.test_client()

@@ -112,6 +112,7 @@ def ready_for_next_round(phones) -> None:
             phones[team][0].act(action="next_round")
 
 
+@pytest.mark.postgresql
 def test_a_whole_game_to_a_win_and_no_phone_sees_what_it_should_not(app):
     client = app.test_client()
     host, phones = seated_table(client)
@@ -212,6 +213,7 @@ def test_splitting_at_the_table_with_the_box_cards(app):
     assert phones[1].act(status=409, action="join", team="white").count("nobody changes teams")
 
 
+@pytest.mark.postgresql
 def test_the_next_game_deals_unseen_keywords_and_purges_go_with_the_table(app):
     client = app.test_client()
     host, phones = seated_table(client)
@@ -257,6 +259,7 @@ def test_decrypto_pages_carry_their_own_name_in_the_header(app):
         assert BRAND.findall(client.get(path).get_data(as_text=True)) == ["Cryptid companion"], path
 
 
+@pytest.mark.postgresql
 def test_logs_stored_with_the_old_type_key_still_read_and_new_rows_say_action(app):
     """Rows written before moves were keyed by "action" (docs/decrypto-rules.md section 13) name it "type",
     next_game markers too: a table stored that way still loads, and what it stores from now on says "action"."""
