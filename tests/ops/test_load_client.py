@@ -119,11 +119,12 @@ def test_every_request_is_timed_and_every_unexpected_status_is_an_error(site):
     assert tally.errors == ["GET /nowhere: HTTP 404"]
 
 
-def test_a_long_poll_is_not_a_latency_but_its_errors_count(site):
+@pytest.mark.parametrize("untimed", [{"long_poll": True}, {"timed": False}], ids=["long poll", "winding down"])
+def test_a_long_poll_or_the_runs_winding_down_is_not_a_latency_but_its_errors_count(site, untimed):
     tally = Tally()
     client = Client(site, tally)
-    assert client.request("GET", "/echo", long_poll=True).ok
-    assert client.request("GET", "/nowhere", long_poll=True).status == 404
+    assert client.request("GET", "/echo", **untimed).ok
+    assert client.request("GET", "/nowhere", **untimed).status == 404
     assert tally.latencies == [] and tally.errors == ["GET /nowhere: HTTP 404"]
 
 

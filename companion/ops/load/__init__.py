@@ -145,9 +145,12 @@ class Client:
         headers: dict | None = None,
         expect: Iterable[int] = (200,),
         long_poll: bool = False,
+        timed: bool = True,
     ) -> Response:
         """Send one request and read the whole answer. A status outside `expect` or no answer is an error in
-        the tally; the time is a latency unless `long_poll` (the server holds those on purpose)."""
+        the tally; the time is a latency unless `long_poll` (the server holds those on purpose) or not `timed`
+        (a request of the run's own winding down, which no table makes)."""
+        timed = timed and not long_poll
         headers = dict(headers or {})
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
@@ -177,7 +180,7 @@ class Client:
             data = answer.read()
         except (OSError, http.client.HTTPException) as exc:
             seconds = time.perf_counter() - start
-            self.tally.record(None if long_poll else seconds, f"{method} {path}: {exc!r}")
+            self.tally.record(seconds if timed else None, f"{method} {path}: {exc!r}")
             self.connection.close()  # the next request opens a new connection
             return Response(0, http.client.HTTPMessage(), b"", seconds, False)
         seconds = time.perf_counter() - start
@@ -185,7 +188,7 @@ class Client:
             name, _, value = cookie.split(";", 1)[0].partition("=")
             self.cookies[name.strip()] = value.strip()
         ok = answer.status in expect
-        self.tally.record(None if long_poll else seconds, None if ok else f"{method} {path}: HTTP {answer.status}")
+        self.tally.record(seconds if timed else None, None if ok else f"{method} {path}: HTTP {answer.status}")
         return Response(answer.status, answer.headers, data, seconds, ok)  # header names match in any case
 
 
