@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .db import Base, db, utcnow, writing
-from .store import forget_request_reads, read_once_per_request, reading, touch
+from .store import read_once_per_request, reading, touch
 
 DEVICE_COOKIE = "device"
 DEVICE_COOKIE_DAYS = 400  # the longest browsers keep a cookie
@@ -102,8 +102,8 @@ def claim(code: str, seat: str) -> str:
         with writing():
             touch(code)
             db.session.add(SeatClaim(code=code, seat=seat, device=device_id()))
-    except IntegrityError:  # another device claimed it first: its claim is news to this request
-        forget_request_reads(code)
+    except IntegrityError:  # another device claimed it first (the rollback has this request read the seat afresh)
+        pass
     return status(code, seat)
 
 

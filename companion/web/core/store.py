@@ -99,7 +99,10 @@ def _committed(session: Session) -> None:
 
 @event.listens_for(Session, "after_rollback")
 def _rolled_back(session: Session) -> None:
-    session.info.pop(_TOUCHED, None)
+    # A change that rolled back may have lost a race (a unique row another process wrote first): what this request
+    # read of its tables is no longer to be trusted.
+    for code in session.info.pop(_TOUCHED, {}):
+        forget_request_reads(code)
 
 
 # How many commits of this process changed a table: a read a request remembers is stale once this moved (any

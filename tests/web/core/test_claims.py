@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 from flask import Blueprint
+from sqlalchemy import insert
 
 from companion.web.core import claims
+from companion.web.core.db import db
 from companion.web.core.store import read_stamp
 
 
@@ -25,6 +27,14 @@ def claiming_app(fresh_database_app):
     @routes.get("/status/<code>/<seat>")
     def status(code, seat):
         return claims.status(code, seat)
+
+    @routes.get("/race/<code>/<seat>")
+    def race(code, seat):
+        """A claim that another process's claim beats: this request saw the seat free, then lost the insert."""
+        assert claims.status(code, seat) == claims.FREE  # read, and remembered for the request
+        with db.engine.begin() as other:  # another process's claim lands meanwhile
+            other.execute(insert(claims.SeatClaim).values(code=code, seat=seat, device="another-phone"))
+        return claims.claim(code, seat)
 
     @routes.get("/take/<code>/<seat>")
     def take(code, seat):
@@ -52,6 +62,14 @@ def test_the_first_browser_holds_the_seat_and_resumes_it(claiming_app):
     with claiming_app.app_context():
         assert claims.claimed_seats("ABCDE-FGHJK") == {"2", "3"}
         assert claims.claimed_seats("OTHER-TABLE") == frozenset()
+
+
+def test_a_claim_that_loses_its_race_sees_the_seat_held_elsewhere(claiming_app):
+    """The request read the seat free; its own claim then fails on the other's row and rolls back, so what it
+    read of the table is news to it: it answers ELSEWHERE, not HELD nor FREE."""
+    client = claiming_app.test_client()
+    assert client.get("/claim/ABCDE-FGHJK/3").text == claims.HELD  # the table exists (its claims refer to it)
+    assert client.get("/race/ABCDE-FGHJK/2").text == claims.ELSEWHERE
 
 
 def test_another_browser_asks_first_and_the_first_one_learns_it_lost_the_seat(claiming_app):
