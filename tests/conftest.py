@@ -1,9 +1,19 @@
 import os
 import signal
+import sys
 import time
 import uuid
 
+# Python's own default, whatever the environment says: modules compiled once are kept in __pycache__. Where
+# PYTHONDONTWRITEBYTECODE is set (as on this project's CI machines), each of the suite's processes (the xdist
+# workers, and the servers, workers and commands the tests start) would compile every module it imports again,
+# and pytest would rewrite every test module again in each: about 3 CPU-seconds a worker and a few tenths a server.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
 import pytest
+from flask import Flask
+from jinja2 import BytecodeCache
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
@@ -15,6 +25,32 @@ from tests.helpers.processes import HAS_PROC, RUN_MARK, marked
 # Processes told to stop at the end of the run get this long to go (bounds a hang only). The guard's own test sets
 # it short: its leaked process never goes by itself.
 LEAVE_SECONDS = float(os.environ.get("COMPANION_TEST_LEAVE_SECONDS", 10))
+
+
+class _TemplatesOfThisProcess(BytecodeCache):
+    """Compiled templates kept for every app this test process builds: the suite builds hundreds of apps, and each
+    would otherwise compile each template it draws again (Jinja checks the source's checksum before reusing one)."""
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket) -> None:
+        if bucket.key in self.compiled:
+            bucket.bytecode_from_string(self.compiled[bucket.key])
+
+    def dump_bytecode(self, bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+Flask.jinja_options = {**Flask.jinja_options, "bytecode_cache": _TemplatesOfThisProcess()}
+
+
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto`: a worker more than the machine has cores. Many tests wait part of their time (a server starting,
+    a load run that lasts its seconds, computer players' pauses, a live update's answer), and the extra worker's
+    tests use the core meanwhile: on two cores the suite took 207 s with two workers, 187 s with three, 210 s with
+    four (docs/testing.md)."""
+    return (os.cpu_count() or 1) + 1
 
 
 def pytest_collection_modifyitems(config, items):
