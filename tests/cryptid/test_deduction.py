@@ -5,7 +5,7 @@ from the public record: the per-seat clue sets, the number of allowed assignment
 agree exactly, and the true setup is never ruled out. Brute force tries every set of distinct clues, so a
 history is compared once there are few enough (the engine itself has no such limit).
 
-The suite runs a seeded sample; `DEDUCTION_HISTORIES=10000 python -m pytest -n 0 tests/cryptid/test_deduction.py`
+The suite runs a seeded sample (25 histories, 500 with COMPANION_THOROUGH=1); `DEDUCTION_HISTORIES=10000 python -m pytest -n 0 tests/cryptid/test_deduction.py`
 runs the issue's 10,000 histories per mode and player count.
 """
 
@@ -27,8 +27,9 @@ from companion.cryptid.hints import HINT_CATEGORIES, open_categories
 from companion.cryptid.play import OVER, Start, State
 from companion.cryptid.view import view
 from tests.cryptid.test_play import PLAY_CODES, game, turn_moves
+from tests.helpers import how_many
 
-HISTORIES = int(os.environ.get("DEDUCTION_HISTORIES", "25"))
+HISTORIES = int(os.environ.get("DEDUCTION_HISTORIES", how_many(25, 500)))
 BRUTE_LIMIT = 60_000  # clue sets brute force may try for one history
 
 

@@ -1,6 +1,7 @@
 """What the tests share: where the repository and the test data are, and the pinned games."""
 
 import json
+import os
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -9,6 +10,16 @@ GOLDEN = [json.loads(line) for line in (DATA / "golden.jsonl").read_text().split
 # Version-2 games depend on the server's key: these are pinned for this test key.
 GOLDEN_V2_KEY = b"golden test key"
 GOLDEN_V2 = [json.loads(line) for line in (DATA / "golden-v2.jsonl").read_text().splitlines()]
+
+# How many random games and examples the property tests play. Every run plays enough to reach each rule and ending
+# (the tests assert they were reached); COMPANION_THOROUGH=1, before a release or after an engine changes, plays
+# about ten times as many (docs/testing.md).
+THOROUGH = os.environ.get("COMPANION_THOROUGH") == "1"
+
+
+def how_many(usual: int, thorough: int) -> int:
+    """`usual` random games or examples in an ordinary run, `thorough` when COMPANION_THOROUGH=1."""
+    return thorough if THOROUGH else usual
 
 
 def make_app(database_url: str, instance: Path):
