@@ -21,7 +21,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from tests.helpers import GOLDEN, REPO
-from tests.helpers.serving import free_port, running_server
+from tests.helpers.serving import SERVE, free_port, running_server
 
 # One worker runs the whole module (pyproject's `--dist loadgroup`): the wheel and its virtual environment are
 # module-scoped fixtures, built once, where tests spread over workers would each build their own.
@@ -91,7 +91,7 @@ def test_the_installed_site_serves_every_page_from_another_folder(venv, tmp_path
     code = GOLDEN[2]["code"]
     python = venv / ("python.exe" if os.name == "nt" else "python")
     port = free_port()
-    command = [python, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "1"]
+    command = [python, *SERVE[1:], "--host", "127.0.0.1", "--port", str(port), "--workers", "1"]
     with running_server(command, port, cwd=elsewhere, env=_elsewhere(tmp_path)) as banner:
         assert "Instance folder (secret key, SQLite database): " + str(tmp_path / "instance") in banner
         base = f"http://127.0.0.1:{port}"

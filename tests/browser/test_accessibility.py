@@ -51,7 +51,9 @@ def revealed(browser, live_server) -> str:
 
 
 # Every page axe-core checks, in English, Persian (right to left), Greek and Japanese; `{...}` are filled in by
-# the `places` fixture. Each page is a test of its own, so that the workers share them out.
+# the `places` fixture. Each page is a test of its own, all on one test worker (AXE_PLACES), which builds `places`
+# once: built on every worker, its tables cost more than the visits a second worker would take over.
+AXE_PLACES = pytest.mark.xdist_group("axe-places")
 AXE_VISITS = [
     ("en", "/"), ("en", "/load?code=ABC"), ("en", "{host}"), ("en", "/games/{fresh}"),
     ("en", "/games/{fresh}/print"), ("en", "{revealed_host}"), ("en", "/games/{revealed}"),
@@ -60,11 +62,11 @@ AXE_VISITS = [
     ("en", "/nowhere"), ("en", "/games/ZZZZZ-ZZZZZ"), ("en", "{seat}"), ("en", "{seat}?hex=40"), ("en", "{revealed_seat}"),
     ("fa", "{host}"), ("fa", "{seat}"), ("fa", "/games/{revealed}/reveal"), ("el", "{seat}"), ("ja", "{host}"),
     # Refereed play: a seat as it opens and with its action sheet open, the host screen, the help for refereed play.
-    ("en", "{refereed_seat}"), ("fa", "{refereed_seat}"), ("en", "{refereed_seat}?hex=40"),
-    ("fa", "{refereed_seat}?hex=40"), ("en", "{refereed_host}"), ("ja", "{refereed_host}"),
-    ("el", "/help/refereed?back={refereed_seat_path}"),
-    # A solver table's seat with its notebook (with a sheet open too), and a refereed game's end with every review.
-    ("en", "{notebook_seat}"), ("fa", "{notebook_seat}?hex=40"), ("ja", "{notebook_seat}"), ("el", "{notebook_seat}"),
+    ("en", "{refereed_seat}"), ("en", "{refereed_seat}?hex=40"), ("fa", "{refereed_seat}?hex=40"),
+    ("en", "{refereed_host}"), ("ja", "{refereed_host}"), ("el", "/help/refereed?back={refereed_seat_path}"),
+    # A solver table's seat with its notebook (with a sheet open too; test_books.py checks it mid-game in Greek and
+    # Japanese too), and a refereed game's end with every review.
+    ("en", "{notebook_seat}"), ("fa", "{notebook_seat}?hex=40"),
     ("en", "{ended_seat}"), ("fa", "{ended_host}"),
     # A Markers table: a seat (with its sheet open), the host screen and a seat at the end.
     ("en", "{markers_seat}"), ("fa", "{markers_seat}?hex=40"), ("ja", "{markers_host}"), ("el", "{markers_seat}"),
@@ -116,6 +118,7 @@ def axe_problems(page, label: str) -> list[str]:
     return [f"{label}: {v['id']} {[n['target'] for n in v['nodes']][:3]}" for v in results.response["violations"]]
 
 
+@AXE_PLACES
 @pytest.mark.parametrize("language, path", AXE_VISITS, ids=[f"{language} {path}" for language, path in AXE_VISITS])
 def test_every_page_passes_axe(axe_page, live_server, places, language, path):
     """axe-core finds nothing on the page, with its clue open or not."""
@@ -130,6 +133,7 @@ def test_every_page_passes_axe(axe_page, live_server, places, language, path):
     assert problems == []
 
 
+@AXE_PLACES
 def test_the_shared_clue_passes_axe(axe_page, live_server, places):
     """axe-core finds nothing on the host screen asking who is looking, nor with that player's clue shown."""
     page = axe_page
@@ -380,12 +384,12 @@ def test_every_map_draws_tile_borders_and_structures_alike(browser, live_server)
     page.close()
 
 
-def test_decrypto_pages_pass_axe(browser, live_server):
+def test_decrypto_pages_pass_axe(browser, live_server, live_app):
     """axe-core finds nothing on Decrypto's pages: the new table, the join page, the host screen and a phone in
     the lobby, once the game runs and on a round's reveal, in English and Persian."""
     from .test_decrypto import Table
 
-    table = Table(browser, live_server)
+    table = Table(browser, live_server, app=live_app)
     problems: list[str] = []
 
     def check(page, label: str) -> None:
@@ -403,7 +407,7 @@ def test_decrypto_pages_pass_axe(browser, live_server):
         table.start()
         check(table.host, "decrypto host, round 1")
         check(table.phones[0], "decrypto phone, round 1")
-        table.round(1, 1, ready=False)
+        table.quiet_round(1, 1, ready=False)  # its buttons are pressed in test_decrypto.py
         check(table.host, "decrypto host, round 1 revealed")
         check(table.black[1], "decrypto phone, round 1 revealed")
         table.host.goto(live_server + "/decrypto/new")

@@ -3,10 +3,14 @@
 import contextlib
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 
 START_SECONDS = 30
+# `python -m companion serve` with one computer players' worker, not one per core: a test whose point is not the
+# computers' share of turns gains nothing from a second, which costs a process loading the site.
+SERVE = [sys.executable, "-m", "companion", "serve", "--computer-workers", "1"]
 
 
 def free_port() -> int:

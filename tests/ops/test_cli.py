@@ -147,7 +147,7 @@ def test_a_short_load_run_lasts_as_long_as_asked(capsys):
     without an error. (How soon tables arrive in
     a short run is arrival_seconds' job, tested above; the run's length on a busy machine is no test.)"""
     tables, phones = 5, 2
-    assert main(["load", "--tables", str(tables), "--phones", str(phones), "--seconds", "4"]) == 0
+    assert main(["load", "--tables", str(tables), "--phones", str(phones), "--seconds", "3"]) == 0
     report = capsys.readouterr().out
     assert f"{tables} tables x {phones} phones for " in report
     assert int(re.search(r": (\d+) immediate requests", report).group(1)) >= tables * (3 + phones)
@@ -157,7 +157,7 @@ def test_a_short_load_run_lasts_as_long_as_asked(capsys):
 @pytest.mark.slow
 def test_phones_holding_live_updates_are_all_held_at_once_and_the_site_still_answers(capsys):
     """load --hold against a server of its own: every phone's long poll is held at once, nothing refused."""
-    assert main(["load", "--hold", "30", "--seconds", "5"]) == 0
+    assert main(["load", "--hold", "30", "--seconds", "3"]) == 0
     report = capsys.readouterr().out
     assert "30 phones holding live updates" in report and "30 held at once" in report
     assert re.search(r"meanwhile [1-9]\d* other requests", report) and "; 0 errors" in report
@@ -179,7 +179,7 @@ def test_the_page_benchmark_times_every_page_it_names(capsys):
 def test_a_short_refereed_load_run_plays_without_errors(capsys):
     """load --play against a server of its own: tables are dealt, phones hold live updates and move; no request
     fails."""
-    assert main(["load", "--play", "--tables", "2", "--seconds", "6"]) == 0
+    assert main(["load", "--play", "--tables", "2", "--seconds", "4"]) == 0
     report = capsys.readouterr().out
     assert re.search(r"2 refereed tables x 5 phones for [\d.]+ s against http://127\.0\.0\.1:\d+: \d+ move", report)
     assert re.search(r"; [1-9]\d* immediate requests, p50 [\d.]+ ms", report) and "; 0 errors" in report

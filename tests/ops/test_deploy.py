@@ -11,7 +11,6 @@ import re
 import shutil
 import socket
 import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -21,6 +20,7 @@ import urllib.request
 import pytest
 
 from tests.helpers import REPO
+from tests.helpers.serving import SERVE
 
 DEPLOY = REPO / "deploy"
 pytestmark = pytest.mark.slow  # nginx in front of two app processes on PostgreSQL
@@ -66,7 +66,7 @@ def proxied(tmp_path, request):
                        COMPANION_INSTANCE_PATH=str(tmp_path / "instance"))
     environment.pop("COMPANION_PUBLIC_URL", None)
     processes = [
-        subprocess.Popen([sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "1"],
+        subprocess.Popen([*SERVE, "--host", "127.0.0.1", "--port", str(port), "--workers", "1"],
                          env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for port in backends
     ]

@@ -10,7 +10,7 @@ import pytest
 
 from companion.ops.server import granian_available
 from tests.helpers import REPO
-from tests.helpers.serving import free_port, running_server
+from tests.helpers.serving import SERVE, free_port, running_server
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not granian_available(), reason="granian runs on Linux and macOS")]
 
@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(not granian_available(), reas
 @pytest.fixture
 def site(tmp_path):
     port = free_port()
-    command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port),
+    command = [*SERVE, "--host", "127.0.0.1", "--port", str(port),
                "--workers", "1", "--threads", "32"]
     environment = dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path))
     with running_server(command, port, cwd=REPO, env=environment):

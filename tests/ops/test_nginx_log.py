@@ -8,7 +8,6 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import time
 
 import pytest
@@ -16,7 +15,7 @@ import pytest
 from companion.web.core.app import create_app
 from companion.web.cryptid.tokens import host_token, seat_token
 from tests.helpers import GOLDEN, REPO
-from tests.helpers.serving import free_port, running_server
+from tests.helpers.serving import SERVE, free_port, running_server
 
 DEPLOY = REPO / "deploy"
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
@@ -42,7 +41,7 @@ def test_the_access_log_redacts_tokens_however_the_path_is_spelled(tmp_path):
     with create_app({"TESTING": True, "SECRET_KEY": "n" * 64}).test_request_context():
         host, seat = host_token(code), seat_token(code, 1)
     back_end, front = free_port(), free_port()
-    command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(back_end),
+    command = [*SERVE, "--host", "127.0.0.1", "--port", str(back_end),
                "--server", "waitress", "--threads", "4"]
     environment = dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path / "instance"), COMPANION_SECRET_KEY="n" * 64,
                        COMPANION_TRUST_PROXY="1")

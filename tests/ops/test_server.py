@@ -20,7 +20,7 @@ from companion.web.core.config import MAX_REQUEST_BODY
 from companion.web.cryptid.tokens import host_token
 from tests.helpers import GOLDEN, REPO
 from tests.helpers.processes import alive, children
-from tests.helpers.serving import free_port, running_server
+from tests.helpers.serving import SERVE, free_port, running_server
 
 LAN = "192.168.1.20"
 PUBLIC = "https://cryptid.example.org"
@@ -105,7 +105,7 @@ SERVERS = [pytest.param("granian", marks=needs_granian), "waitress"]
 def test_oversized_requests_are_refused_early(server, tmp_path):
     port = free_port()
     workers = ["--workers", "1"] if server == "granian" else []
-    command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port),
+    command = [*SERVE, "--host", "127.0.0.1", "--port", str(port),
                "--server", server, "--threads", "4", *workers]
     with running_server(command, port, cwd=REPO, env=dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path))):
         assert _raw_status(port, b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n") == 200
@@ -136,7 +136,7 @@ def test_kept_alive_connections_beyond_the_threads_do_not_stall_a_new_one(tmp_pa
     stalls at 300 tables). Twelve idle connections to a worker of four threads, and a new one is answered while
     all twelve are still open."""
     port = free_port()
-    command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port),
+    command = [*SERVE, "--host", "127.0.0.1", "--port", str(port),
                "--threads", "4", "--workers", "1"]
     with running_server(command, port, cwd=REPO, env=dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path))):
         idle = []
@@ -158,7 +158,7 @@ def test_an_address_over_its_share_gets_a_429_not_a_500(tmp_path, server):
     with a 500 of its own: the refusal asks for the connection's close only where the server allows it). One
     worker process: each process counts its own threads' share."""
     port = free_port()
-    command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port),
+    command = [*SERVE, "--host", "127.0.0.1", "--port", str(port),
                "--server", server, "--threads", "4", *(["--workers", "1"] if server == "granian" else [])]
     env = dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path), COMPANION_REQUESTS_PER_ADDRESS="1")
     with running_server(command, port, cwd=REPO, env=env):
@@ -195,7 +195,7 @@ def test_worker_processes_share_one_secret_key(tmp_path):
     """A fresh instance folder and several workers: every worker accepts the host link signed with the key
     file's key, and signs the seat links alike."""
     port = free_port()
-    command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port),
+    command = [*SERVE, "--host", "127.0.0.1", "--port", str(port),
                "--workers", "3", "--threads", "2"]
     code = GOLDEN[0]["code"]
     with running_server(command, port, cwd=REPO, env=dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path))) as text:
@@ -222,7 +222,7 @@ def test_workers_leave_with_their_parent_and_the_port_is_free_again(tmp_path):
     """Killing only serve's main process (SIGKILL: nothing of its own can react) takes its workers with it, so
     that the next serve on the same port starts, and the workers of that one answer."""
     port = free_port()
-    command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port),
+    command = [*SERVE, "--host", "127.0.0.1", "--port", str(port),
                "--workers", "2", "--threads", "4"]
     environment = dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path))
     main = subprocess.Popen(command, cwd=REPO, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -337,7 +337,7 @@ def test_serve_on_a_unix_socket_only_its_user_and_group_reach(server, tmp_path):
     stale.bind(str(path))  # what a killed server leaves: a socket file nobody listens on
     stale.close()
     workers = ["--workers", "1"] if server == "granian" else []
-    command = [sys.executable, "-m", "companion", "serve", "--unix-socket", str(path), "--server", server,
+    command = [*SERVE, "--unix-socket", str(path), "--server", server,
                "--threads", "4", *workers]
     process = subprocess.Popen(command, cwd=REPO, env=dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path)),
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)

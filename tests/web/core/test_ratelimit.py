@@ -30,7 +30,7 @@ from companion.web.core.ratelimit import (
     rate_budget,
 )
 from tests.helpers import REPO
-from tests.helpers.serving import free_port, running_server
+from tests.helpers.serving import SERVE, free_port, running_server
 
 pytestmark = pytest.mark.postgresql  # the database is the point of every test here
 
@@ -113,7 +113,7 @@ def test_two_processes_count_one_limit_together(database_url, tmp_path):
     ports = [free_port(), free_port()]
     with contextlib.ExitStack() as servers:
         for port in ports:
-            command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port),
+            command = [*SERVE, "--host", "127.0.0.1", "--port", str(port),
                        "--workers", "2", "--threads", "8"]
             servers.enter_context(running_server(command, port, cwd=REPO, env=environment))
         statuses = []
