@@ -5,8 +5,9 @@ from the public record: the per-seat clue sets, the number of allowed assignment
 agree exactly, and the true setup is never ruled out. Brute force tries every set of distinct clues, so a
 history is compared once there are few enough (the engine itself has no such limit).
 
-The suite runs a seeded sample (25 histories, 500 with COMPANION_THOROUGH=1); `DEDUCTION_HISTORIES=10000 python -m pytest -n 0 tests/cryptid/test_deduction.py`
-runs the issue's 10,000 histories per mode and player count.
+The suite runs a seeded sample (25 histories, 500 with COMPANION_THOROUGH=1);
+`DEDUCTION_HISTORIES=10000 python -m pytest -n 0 tests/cryptid/test_deduction.py` runs the issue's 10,000 histories
+per mode and player count.
 """
 
 import os

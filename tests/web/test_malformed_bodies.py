@@ -1,7 +1,8 @@
 """A fuzz client of the tests' own (it shares no code with `companion fuzz`): every route of the URL map with every
 HTTP method, its path filled with genuine tokens and codes of every kind of table, and a malformed body of every
 shape (broken and wrongly typed JSON, junk forms, bytes that are no UTF-8, a content type that lies). No answer
-may be a 5xx. INDEPENDENT_FUZZ_REQUESTS sets how many (the suite sends a seeded sample of 1,500, 20,000 with COMPANION_THOROUGH=1)."""
+may be a 5xx. INDEPENDENT_FUZZ_REQUESTS sets how many (the suite sends a seeded sample of 1,500, 20,000 with
+COMPANION_THOROUGH=1)."""
 
 from __future__ import annotations
 
