@@ -313,6 +313,8 @@ def _run_granian(listener: socket.socket, workers: int, threads: int) -> None:
         where = {"address": address, "port": port}
         listener.close()  # granian binds the port again at once (on Linux, one socket per worker)
     logging.getLogger("_granian").addFilter(_QuietAboutThreads())
+    if hasattr(os, "register_at_fork"):  # where granian forks its workers (Linux); a spawned worker has no gap
+        os.register_at_fork(after_in_child=leave_if_stopped_while_loading)
     Granian(
         "companion.ops.server:worker_site",
         factory=True,
@@ -404,6 +406,16 @@ def worker_site() -> Flask:
     from companion.web.core.app import create_app
 
     return create_app()
+
+
+def leave_if_stopped_while_loading() -> None:
+    """Run in each granian worker as it is forked. A worker starts as a copy of `serve`'s main process, its signal
+    handlers included, and sets its own only once the site has loaded (about half a second). A stop asked in
+    between (Ctrl+C, or `serve` stopped just after it started) went to the main process's copied handler and was
+    lost: the worker served on until granian killed it STOP_SECONDS later. Until granian's handlers replace
+    these, a stop ends the worker at once: it has answered nothing yet."""
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop, _leave_now)
 
 
 def leave_with_parent() -> None:

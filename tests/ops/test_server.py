@@ -250,6 +250,46 @@ def test_workers_leave_with_their_parent_and_the_port_is_free_again(tmp_path):
         assert status == 200
 
 
+@pytest.mark.slow
+@needs_granian
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_stop_while_the_workers_load_the_site_reaches_them(tmp_path):
+    """`serve` stopped while its workers are still loading the site (Ctrl+C just after starting it): every
+    worker leaves with it. A worker forked with the main process's signal handlers lost such a stop, served on,
+    and granian killed it 30 seconds later, saying so; it did in one stop of three of the test above."""
+    command = [*SERVE, "--host", "127.0.0.1", "--port", str(free_port()), "--workers", "2", "--threads", "4"]
+    environment = dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path))
+    main = subprocess.Popen(command, cwd=REPO, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True)
+    try:
+        hang = time.monotonic() + 120  # bounds a hang only
+        while len(_web_workers(main.pid)) < 2:  # forked, and loading the site for about half a second
+            assert main.poll() is None and time.monotonic() < hang, "serve did not start its workers"
+            time.sleep(0.01)
+        main.terminate()
+        output = main.communicate(timeout=120)[0]  # bounds a hang only (granian logs on standard output)
+    finally:
+        if main.poll() is None:
+            main.kill()
+            main.communicate()
+    assert "Press Ctrl+C to stop" in output  # what granian would say is said here
+    assert "refused to gracefully stop" not in output
+    assert main.returncode == 0
+
+
+def _web_workers(pid: int) -> list[int]:
+    """The granian workers of a `serve` (its computer players' worker left out)."""
+    found = []
+    for child in children(pid):
+        try:
+            with open(f"/proc/{child}/cmdline", "rb") as cmdline:
+                if b"serve" in cmdline.read().split(b"\0"):
+                    found.append(child)
+        except OSError:  # gone meanwhile
+            continue
+    return found
+
+
 def _raw_status_or_none(port: int) -> int | None:
     try:
         return _raw_status(port, b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
