@@ -315,6 +315,11 @@ def _run_granian(listener: socket.socket, workers: int, threads: int) -> None:
     logging.getLogger("_granian").addFilter(_QuietAboutThreads())
     if hasattr(os, "register_at_fork"):  # where granian forks its workers (Linux); a spawned worker has no gap
         os.register_at_fork(after_in_child=leave_if_stopped_while_loading)
+        # Forked workers start with what this process imported: the site's modules, loaded once here, spare
+        # each worker about 0.3 CPU-seconds of its start. Each worker still builds its own app.
+        from companion.web.core.app import import_site
+
+        import_site()
     Granian(
         "companion.ops.server:worker_site",
         factory=True,

@@ -14,6 +14,20 @@ from types import ModuleType
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
+from . import (
+    assets,
+    claims,
+    compression,
+    computers,
+    db,
+    errors,
+    fairshare,
+    i18n,
+    live,
+    ratelimit,
+    security,
+    store,
+)
 from .config import (
     MAX_REQUEST_BODY,
     environment_settings,
@@ -60,21 +74,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(app.instance_path)
 
-    from . import (
-        assets,
-        claims,
-        compression,
-        computers,
-        db,
-        errors,
-        fairshare,
-        i18n,
-        live,
-        ratelimit,
-        security,
-        store,
-    )
-
     compression.init_app(app)  # first, so that it sees every response last
     fairshare.init_app(app)  # wraps the site before security's proxy fix wraps it, so it counts phones' addresses
     csrf.init_app(app)
@@ -105,6 +104,12 @@ class BoundedJSONProvider(DefaultJSONProvider):
             return super().loads(s, **kwargs)
         except RecursionError:
             raise ValueError("JSON nested too deep") from None
+
+
+def import_site() -> None:
+    """Import every module the site is built from, and build nothing: no thread, file or connection. A server
+    that forks its workers does it once before, and each worker starts with the modules loaded."""
+    game_packages()
 
 
 def game_packages() -> list[ModuleType]:
