@@ -235,9 +235,10 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
         help=f"granian (Linux, macOS) or waitress (any system) (default: {server} here)",
     )
     serve.add_argument(
-        "--computer-workers", type=_at_least(1), metavar="N",
+        "--computer-workers", type=_at_least(0), metavar="N",
         help=f"computer players' worker processes, each with a share of the turns (default: one per core, "
-        f"{default_computer_workers()} here)",
+        f"{default_computer_workers()} here; 0: none in this serve, for a second serve on the same database or "
+        f"`computers` run apart)",
     )
     serve.add_argument(
         "--unix-socket", metavar="PATH",

@@ -94,7 +94,8 @@ def serve(
     unix_socket: listen on this socket file instead of an address and port, for a reverse proxy on the same
     machine: only users that may open the file (its owner and group: mode 660) reach the site, so nobody can
     bypass the proxy and forge the X-Forwarded-For header it sets.
-    computer_workers: computer players' worker processes (default: one per core), each with its share of turns."""
+    computer_workers: computer players' worker processes (default: one per core), each with its share of turns;
+    0 starts none, where another `serve` on the same database or `python -m companion computers` takes them."""
     from companion.web.core.app import create_app
     from companion.web.core.config import (
         environment_settings,
@@ -130,7 +131,7 @@ def serve(
         text = banner(host, port, public_url, lan_address(), server, workers, threads, str(instance))
     print(text, flush=True)
     os.environ[PARENT_VARIABLE] = str(os.getpid())  # granian's workers leave with this process (worker_site)
-    count = computer_workers or default_computer_workers()
+    count = default_computer_workers() if computer_workers is None else computer_workers
     players = [start_computer_players(index, count) for index in range(count)]
     try:
         if server == "granian":

@@ -8,9 +8,10 @@ import tempfile
 import time
 
 START_SECONDS = 30
-# `python -m companion serve` with one computer players' worker, not one per core: a test whose point is not the
-# computers' share of turns gains nothing from a second, which costs a process loading the site.
-SERVE = [sys.executable, "-m", "companion", "serve", "--computer-workers", "1"]
+# `python -m companion serve` without computer players' workers: no test that starts it this way plays a
+# computer's turn, and each worker is a process loading the whole site (half a CPU-second). The tests of the
+# computers' workers under serve (tests/ops/test_computer_players.py) start them.
+SERVE = [sys.executable, "-m", "companion", "serve", "--computer-workers", "0"]
 
 
 def free_port() -> int:

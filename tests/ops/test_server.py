@@ -220,7 +220,8 @@ def test_worker_processes_share_one_secret_key(tmp_path):
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_workers_leave_with_their_parent_and_the_port_is_free_again(tmp_path):
     """Killing only serve's main process (SIGKILL: nothing of its own can react) takes its workers with it, so
-    that the next serve on the same port starts, and the workers of that one answer."""
+    that the next serve on the same port starts, and the workers of that one answer. (Started with
+    `--computer-workers 0`, it has no other child.)"""
     port = free_port()
     command = [*SERVE, "--host", "127.0.0.1", "--port", str(port),
                "--workers", "2", "--threads", "4"]
@@ -232,6 +233,7 @@ def test_workers_leave_with_their_parent_and_the_port_is_free_again(tmp_path):
             assert main.poll() is None and time.monotonic() < hang, "serve did not start"
             workers = children(main.pid)
             time.sleep(0.1)
+        assert sorted(workers) == sorted(_web_workers(main.pid))  # `--computer-workers 0`: no computers' worker
         main.kill()
         main.wait()
         while any(alive(worker) for worker in workers):  # they go at once
