@@ -21,7 +21,7 @@ import threading
 import time
 from contextlib import nullcontext
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app, g, has_request_context, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits.storage import MemoryStorage, Storage
@@ -77,10 +77,15 @@ class RateLimitCount(Base):
     expires_at: Mapped[float] = mapped_column(Float, index=True)  # seconds since the epoch
 
 
+COUNTED_THIS_REQUEST = "companion_rate_counts"  # flask.g: {key: (count, end of window)} this request counted
+
+
 class DatabaseStorage(Storage):
     """limits' counts in the site's database (SQLite or PostgreSQL), so every process and machine counts against
     the same numbers. Each count is one upsert in its own short transaction (on SQLite, taking its turn with the
-    site's other writers); a window that has ended starts again at the first count after it."""
+    site's other writers); a window that has ended starts again at the first count after it. A request that has
+    counted reads its window (for the X-RateLimit-* and Retry-After headers) from that count's answer, not from
+    the database twice more: a third of a vote's CPU went to the limiter before."""
 
     STORAGE_SCHEME = ["companion-database"]
 
@@ -101,12 +106,18 @@ class DatabaseStorage(Storage):
             index_elements=[table.c.key],
             set_={"count": case((ended, amount), else_=table.c.count + amount),
                   "expires_at": case((ended, now + expiry), else_=table.c.expires_at)},
-        ).returning(table.c.count)
+        ).returning(table.c.count, table.c.expires_at)
         turns = current_app.extensions["companion.write_turns"]
         with turns.turn() if turns else nullcontext(), engine.begin() as connection:
-            return connection.execute(counted).scalar_one()
+            count, expires_at = connection.execute(counted).one()
+        if has_request_context():
+            g.setdefault(COUNTED_THIS_REQUEST, {})[key] = (count, expires_at)
+        return count
 
     def _window(self, key: str) -> tuple[int, float] | None:
+        counted = g.get(COUNTED_THIS_REQUEST, {}) if has_request_context() else {}
+        if key in counted:
+            return counted[key]
         with db.engine.connect() as connection:
             row = connection.execute(select(RateLimitCount.count, RateLimitCount.expires_at).where(
                 RateLimitCount.key == key, RateLimitCount.expires_at > time.time())).first()

@@ -10,9 +10,11 @@ import os
 import re
 import sys
 import threading
+from urllib.parse import urlsplit
 
 import pytest
 from limits.storage import storage_from_string
+from sqlalchemy import event
 
 from companion.ops.server import granian_available
 from companion.web.core.app import create_app
@@ -23,6 +25,7 @@ from companion.web.core.ratelimit import (
     DEALING,
     MEMORY_STORAGE_URI,
     DatabaseStorage,
+    RateLimitCount,
     SerializedMemoryStorage,
     UnlimitedRoute,
     check_every_route_spends_a_budget,
@@ -96,6 +99,33 @@ def test_database_counts_start_again_when_their_window_ends(fresh_database_app):
         assert storage.incr("b", 60) == 1 and storage.get_expiry("b") > storage.get_expiry("nothing")
         storage.clear("a")
         assert storage.get("a") == 0
+
+
+def test_a_limited_answer_tells_its_window_from_the_count_it_made(fresh_database_app):
+    """A vote's answer says what is left of its address's budget and when the window ends (X-RateLimit-*), read
+    from the count the request made: one statement on the counts' table a request, the count itself, on each
+    database. Before, the headers read the window back twice more."""
+    fresh_database_app.config.update(RATE_LIMIT_ACTIONS="5 per minute", WTF_CSRF_ENABLED=False)
+    client = fresh_database_app.test_client()
+    seat = urlsplit(client.post("/api/tables", json={"players": 3}).get_json()["seats"][0]["url"]).path
+    statements: list[str] = []
+
+    def on_counts(conn, cursor, statement, parameters, context, executemany):
+        if RateLimitCount.__tablename__ in statement:
+            statements.append(statement.split()[0].upper())
+
+    with fresh_database_app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", on_counts)
+    try:
+        answers = [client.post(seat + "/votes/hint" + ("/withdraw" if turn % 2 else "")) for turn in range(6)]
+    finally:
+        event.remove(engine, "before_cursor_execute", on_counts)
+    assert [answer.status_code for answer in answers] == [303] * 5 + [429]
+    assert [answer.headers["X-RateLimit-Remaining"] for answer in answers] == ["4", "3", "2", "1", "0", "0"]
+    assert len({answer.headers["X-RateLimit-Reset"] for answer in answers}) == 1  # one window
+    assert int(answers[-1].headers["Retry-After"]) > 0
+    assert statements == ["INSERT"] * 6
 
 
 @pytest.mark.slow
