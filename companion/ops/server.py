@@ -316,6 +316,7 @@ def _run_granian(listener: socket.socket, workers: int, threads: int) -> None:
     logging.getLogger("_granian").addFilter(_QuietAboutThreads())
     if hasattr(os, "register_at_fork"):  # where granian forks its workers (Linux); a spawned worker has no gap
         os.register_at_fork(after_in_child=leave_if_stopped_while_loading)
+        os.register_at_fork(after_in_child=take_stops_from_serve_only)
         # Forked workers start with what this process imported: the site's modules, loaded once here, spare
         # each worker about 0.3 CPU-seconds of its start. Each worker still builds its own app.
         from companion.web.core.app import import_site
@@ -422,6 +423,14 @@ def leave_if_stopped_while_loading() -> None:
     these, a stop ends the worker at once: it has answered nothing yet."""
     for stop in (signal.SIGINT, signal.SIGTERM):
         signal.signal(stop, _leave_now)
+
+
+def take_stops_from_serve_only() -> None:
+    """Run in each granian worker as it is forked: the worker leaves the terminal's process group, so that Ctrl+C
+    reaches `serve`'s main process alone, which stops every worker with SIGTERM. A worker that got the terminal's
+    SIGINT and the main process's SIGTERM at once missed the stop in one Ctrl+C of three, and granian killed it
+    STOP_SECONDS later. The workers still leave with the main process however it ends (leave_with_parent)."""
+    os.setpgid(0, 0)
 
 
 def leave_with_parent() -> None:

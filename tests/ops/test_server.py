@@ -6,6 +6,7 @@ import json
 import os
 import re
 import select
+import signal
 import socket
 import stat
 import subprocess
@@ -276,6 +277,35 @@ def test_a_stop_while_the_workers_load_the_site_reaches_them(tmp_path):
             main.communicate()
     assert "Press Ctrl+C to stop" in output  # what granian would say is said here
     assert "refused to gracefully stop" not in output
+    assert main.returncode == 0
+
+
+@pytest.mark.slow
+@needs_granian
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_ctrl_c_reaches_the_main_process_alone_which_stops_every_worker(tmp_path):
+    """Ctrl+C in a terminal signals the whole process group of the job. `serve`'s workers keep to groups of their
+    own, so the stop reaches the main process alone, which stops each worker once. A worker that got the
+    terminal's SIGINT and the main process's SIGTERM together missed the stop in one Ctrl+C of three, and granian
+    killed it 30 seconds later."""
+    port = free_port()
+    command = [*SERVE, "--host", "127.0.0.1", "--port", str(port), "--workers", "2", "--threads", "4"]
+    environment = dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path))
+    main = subprocess.Popen(command, cwd=REPO, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, start_new_session=True)  # a group of its own, as a terminal's job has
+    try:
+        hang = time.monotonic() + 120  # bounds a hang only
+        while len(workers := _web_workers(main.pid)) < 2 or _raw_status_or_none(port) != 200:
+            assert main.poll() is None and time.monotonic() < hang, "serve did not start"
+            time.sleep(0.1)
+        assert all(os.getpgid(worker) != main.pid for worker in workers)
+        os.killpg(main.pid, signal.SIGINT)
+        output = main.communicate(timeout=120)[0]  # bounds a hang only (granian logs on standard output)
+    finally:
+        if main.poll() is None:
+            main.kill()
+            main.communicate()
+    assert "Press Ctrl+C to stop" in output and "refused to gracefully stop" not in output
     assert main.returncode == 0
 
 
