@@ -5,7 +5,6 @@ from __future__ import annotations
 from html import escape
 
 from flask import Flask, current_app, jsonify, render_template, request
-from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import event
 from sqlalchemy.exc import InterfaceError, OperationalError
@@ -13,6 +12,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .db import db
+from .i18n import lazy_gettext as _l
 from .outage import Outage
 from .tokens import redact
 

@@ -9,8 +9,9 @@ import re
 from string import Formatter
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, g, redirect, request, url_for
-from flask_babel import Babel, get_locale, get_translations
+from flask import Blueprint, Flask, g, has_app_context, redirect, request, url_for
+from flask_babel import Babel, LazyString, get_locale, get_translations
+from flask_babel import gettext as babel_gettext
 from jinja2 import pass_context
 from markupsafe import Markup, escape
 from werkzeug.datastructures import LanguageAccept
@@ -216,6 +217,20 @@ def ngettext(singular: str, plural: str, num: int, **variables) -> str:
     reader's digits, as gettext."""
     variables.setdefault("num", num)
     return _reader_text(_request_translations().ungettext(singular, plural, num)) % variables
+
+
+def _catalog_gettext(string: str, **variables) -> str:
+    """Flask-Babel's gettext, exactly, but through the request's catalog looked up once (outside an app context,
+    Flask-Babel's own): a form's labels and choices are read a hundred times a page."""
+    if not has_app_context():
+        return babel_gettext(string, **variables)
+    text = _request_translations().ugettext(string)
+    return text % variables if variables else text
+
+
+def lazy_gettext(string: str, **variables) -> LazyString:
+    """Flask-Babel's lazy_gettext (a text translated each time it is used), at the cost of a dictionary lookup."""
+    return LazyString(_catalog_gettext, string, **variables)
 
 
 def _html_fill(text: str, variables: dict) -> Markup:

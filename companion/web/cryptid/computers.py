@@ -13,7 +13,6 @@ import random
 from typing import Iterable
 
 from flask import current_app, request
-from flask_babel import lazy_gettext
 from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 
@@ -33,6 +32,7 @@ from companion.cryptid.view import view
 from companion.web.core import computers as worker
 from companion.web.core.db import TableRecord, db, writing
 from companion.web.core.errors import error_response
+from companion.web.core.i18n import lazy_gettext
 from companion.web.core.moves import after_action
 from companion.web.core.store import Conflict, read_once_per_request, reading, stamp_of, touch
 

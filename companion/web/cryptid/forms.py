@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from flask_babel import LazyString
-from flask_babel import lazy_gettext as _l
 from wtforms import (
     BooleanField,
     HiddenField,
@@ -20,6 +19,7 @@ from companion.cryptid import GameCodeError, NoHabitatLeft, markers
 from companion.cryptid.text import code_error_text, no_habitat_left_text
 from companion.web.core.forms import Form
 from companion.web.core.i18n import gettext, local_digits
+from companion.web.core.i18n import lazy_gettext as _l
 
 from .computers import DEFAULT_LEVEL, LEVEL_NAMES
 from .dealing import dealer

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from flask import Blueprint, render_template, request, url_for
 from babel.lists import format_list
-from flask_babel import get_locale, lazy_gettext
+from flask_babel import get_locale
 from sqlalchemy import select
 
 from companion.cryptid import Game, markers
@@ -36,7 +36,7 @@ from companion.cryptid.text import clue_text
 from companion.web.core import claims
 from companion.web.core import computers as worker
 from companion.web.core.errors import error_response
-from companion.web.core.i18n import gettext, language_digits, local_digits, ngettext
+from companion.web.core.i18n import gettext, language_digits, lazy_gettext, local_digits, ngettext
 from companion.web.core.live import long_poll_response
 from companion.web.core.moves import act, form_version
 from companion.web.core.network import phone_base

@@ -12,7 +12,6 @@ from threading import Lock
 
 from babel.lists import format_list
 from flask_babel import format_percent, get_locale
-from flask_babel import lazy_gettext as _l
 
 from companion.cryptid import Game
 from companion.cryptid.clues import CLUES
@@ -29,6 +28,7 @@ from companion.cryptid.notebook import (
 from companion.cryptid.text import clue_text
 from companion.cryptid.view import View
 from companion.web.core.i18n import gettext, left_to_right, local_digits
+from companion.web.core.i18n import lazy_gettext as _l
 
 from .agreement import unlocked_hint
 

@@ -9,7 +9,6 @@ clue's shading and choices, the host and the public see none. The fragment long-
 from __future__ import annotations
 
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
-from flask_babel import lazy_gettext
 
 from companion.cryptid import ADVANCED, Game
 from companion.cryptid.hexgrid import ALL_HEXES, HEX_COUNT
@@ -49,7 +48,7 @@ from companion.cryptid.text import (
 from companion.cryptid.view import View, view
 from companion.web.core import claims
 from companion.web.core.errors import error_response
-from companion.web.core.i18n import gettext, language_digits
+from companion.web.core.i18n import gettext, language_digits, lazy_gettext
 from companion.web.core.live import long_poll_response
 from companion.web.core.moves import act, form_version
 from companion.web.core.network import listens_on_loopback, phone_base

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from flask_babel import lazy_gettext
 
 from companion.cryptid import Game, markers, play
+from companion.web.core.i18n import lazy_gettext
 from companion.web.core.referee import Referee
 from companion.web.core.store import load_log
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from flask import abort
 from flask_babel import LazyString
-from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField, RadioField, SelectField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired
@@ -40,6 +39,7 @@ from companion.decrypto.rules import (
 )
 from companion.web.core.forms import Form
 from companion.web.core.i18n import LANGUAGES, current_language, local_digits
+from companion.web.core.i18n import lazy_gettext as _l
 
 from .store import NEXT_GAME, DecryptoTable
 
