@@ -93,7 +93,8 @@ def panel_response(game: Game, render, seat: int | None):
     for the table to change (a vote, an unlock), up to the live updates' limit."""
     known = next(iter(request.if_none_match.as_set()), None)
     if known and LONG_POLL in request.args:
-        wait_for_change(game.code, known, lambda: stamped_etag(read_head(game.code).stamp, seat))
+        wait_for_change(game.code, known, lambda: stamped_etag(read_head(game.code).stamp, seat),
+                        from_stamp=lambda stamp: stamped_etag(stamp, seat))
     head = read_head(game.code)
     etag = stamped_etag(head.stamp, seat)
     if request.if_none_match.contains(etag):

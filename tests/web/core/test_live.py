@@ -132,3 +132,91 @@ def test_a_change_in_another_process_wakes_the_polls_at_once_on_postgresql(two_a
     assert mover.test_client().post(f"/api/seats/{seat}/play", json={"action": "leave"}).status_code == 200
     thread.join()
     assert answers[0]["version"] == version + 1
+
+
+def box_table(app) -> tuple[str, list[str]]:
+    """A box-game table of 4 players: its code and its seats' page paths."""
+    from companion.web.cryptid.tokens import seat_token
+
+    game = app.extensions["dealer"].new_game(4, "normal")
+    with app.test_request_context():
+        return game.code, [f"/s/{seat_token(game.code, seat)}" for seat in range(1, 5)]
+
+
+def counting_head_reads(monkeypatch) -> dict:
+    """How many times each thread read a table's head from the database."""
+    from companion.web.cryptid import head
+
+    reads: dict[int, int] = {}
+    read = head._read_head
+
+    def counted(code):
+        reads[threading.get_ident()] = reads.get(threading.get_ident(), 0) + 1
+        return read(code)
+
+    monkeypatch.setattr(head, "_read_head", counted)
+    return reads
+
+
+def waiting_panel(app, path: str, etag: str) -> tuple[threading.Thread, list]:
+    """A seat page's script waiting on its panel (If-None-Match: the panel it shows), in a thread."""
+    answers = []
+    thread = threading.Thread(target=lambda: answers.append(
+        (threading.get_ident(), app.test_client().get(path + "/table?wait=1", headers={"If-None-Match": etag}))))
+    watcher = app.extensions["live_watcher"]
+    code_waiting = sum(watcher.waiting.values())
+    thread.start()
+    hang = time.monotonic() + 60  # bounds a hang only
+    while sum(watcher.waiting.values()) <= code_waiting:
+        assert time.monotonic() < hang
+        time.sleep(0.01)
+    return thread, answers
+
+
+def test_a_waiting_panel_reads_its_table_only_once_it_changed(two_apps, no_tick, monkeypatch):
+    """While the watcher's stamp still gives the panel's version, a poll waits without reading the table; the
+    change that wakes it is read for the answer."""
+    app = two_apps[0]
+    code, seats = box_table(app)
+    client = app.test_client()
+    watcher = app.extensions["live_watcher"]
+    waiting = threading.Event()
+    wait = watcher.wait
+    monkeypatch.setattr(watcher, "wait", lambda *args: (waiting.set(), wait(*args)))
+    with watcher.watching(code):  # another phone waits on the table throughout, as at a game night
+        assert client.post(seats[1] + "/votes/hint").status_code == 303  # the watcher learns the stamp
+        etag = client.get(seats[0] + "/table").headers["ETag"]
+        reads = counting_head_reads(monkeypatch)
+        thread, answers = waiting_panel(app, seats[0], etag)
+        assert waiting.wait(timeout=60)  # bounds a hang only
+        assert sum(reads.values()) == 0
+        assert client.post(seats[2] + "/votes/hint").status_code == 303
+        thread.join()
+    poller, answer = answers[0]
+    assert answer.status_code == 200 and answer.headers["ETag"] != etag
+    # Once, or twice on PostgreSQL when the notification wakes the poll before the vote's own commit has told
+    # this process's request caches that the table changed.
+    assert 1 <= reads[poller] <= 2
+
+
+def test_a_watcher_behind_the_panel_asks_the_table_and_waits(two_apps, no_tick, monkeypatch):
+    """A stamp older than the panel's (a change the watcher has not heard of yet) is no change: the poll reads the
+    table, finds its panel current and waits, rather than answering at once and being asked again at once."""
+    app = two_apps[0]
+    app.config["LIVE_WAIT_SECONDS"] = 0.3
+    code, seats = box_table(app)
+    client = app.test_client()
+    watcher = app.extensions["live_watcher"]
+    with watcher.watching(code):
+        assert client.post(seats[1] + "/votes/hint").status_code == 303
+        behind = watcher.stamp(code)
+        assert client.post(seats[2] + "/votes/hint").status_code == 303
+        etag = client.get(seats[0] + "/table").headers["ETag"]
+        with watcher.lock:
+            watcher.stamps[code] = behind  # as another process's change before its tick
+        reads = counting_head_reads(monkeypatch)
+        thread, answers = waiting_panel(app, seats[0], etag)
+        thread.join()
+    poller, answer = answers[0]
+    assert answer.status_code == 304
+    assert reads[poller] == 2  # before the wait, and when its time was up
