@@ -8,15 +8,18 @@ back.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from babel.lists import format_list
 from flask import make_response, render_template, request, url_for
 from flask_babel import get_locale
+from markupsafe import Markup
 
 from companion.cryptid import Game
 from companion.cryptid.agreement import HINT, REVEAL, STEPS, TILE_HINT, UnknownStep
-from companion.cryptid.text import hint_text, seat_name, tile_hint_text
+from companion.cryptid.text import N_, hint_text, seat_name, tile_hint_text
 from companion.web.core.errors import error_response
-from companion.web.core.i18n import gettext
+from companion.web.core.i18n import current_language, gettext, template_gettext
 from companion.web.core.live import wait_for_change
 from companion.web.cryptid.agreement import Agreement, StepNotOpen, load_agreement
 from companion.web.cryptid.head import read_head
@@ -65,6 +68,30 @@ def unlocked_content(game: Game, step: str) -> dict:
     return {"text": hex_name(game, game.habitat)}
 
 
+# The panel's fixed texts, translated once per language (step_texts).
+_STEP_TEXTS = {
+    "titles": {HINT: N_("Hint"), TILE_HINT: N_("Stronger hint"), REVEAL: N_("Reveal the habitat")},
+    "unlocked_titles": {HINT: N_("Hint"), TILE_HINT: N_("Stronger hint"), REVEAL: N_("The habitat")},
+    "asks": {HINT: N_("I'd like a hint"), TILE_HINT: N_("I'd like the stronger hint"),
+             REVEAL: N_("I'd like to reveal the habitat")},
+    "unlock_buttons": {HINT: N_("Show the hint"), TILE_HINT: N_("Show the stronger hint"), REVEAL: N_("Reveal the habitat")},
+    "explain": {HINT: N_("Names something no clue mentions. Shown to everyone."),
+                TILE_HINT: N_("Names the tile the habitat is on. Shown to everyone."),
+                REVEAL: N_("Shows the habitat and every clue. Ends the game.")},
+}
+
+
+@lru_cache(maxsize=None)  # one entry per language
+def _step_texts(language: str) -> dict[str, dict[str, Markup]]:
+    return {kind: {step: template_gettext(text) for step, text in texts.items()} for kind, texts in _STEP_TEXTS.items()}
+
+
+def step_texts() -> dict[str, dict[str, Markup]]:
+    """The panel's fixed texts in the reader's language, translated once per language and process: a panel is
+    drawn for every phone of a table at each vote, and these were a fifth of the drawing."""
+    return _step_texts(current_language())
+
+
 def render_panel(game: Game, state: Agreement, *, seat: int | None, poll_url: str, action=None, host_form=None):
     """The panel's HTML; `action(step, withdraw)` builds each form's URL, `host_form(step)` the host's form
     (neither for the public view, which only shows the tallies)."""
@@ -78,6 +105,7 @@ def render_panel(game: Game, state: Agreement, *, seat: int | None, poll_url: st
         action=action,
         host_form=host_form,
         etag=stamped_etag(state.version, seat),
+        texts=step_texts(),
     )
 
 
