@@ -29,6 +29,16 @@ class Site_(BaseHTTPRequestHandler):
         elif self.path == "/then-close":  # answered, then the connection closed, as an idle timeout closes it
             self._echo(b"")
             self.close_connection = True
+        elif self.path == "/chunked":
+            self.send_response(200)
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            self.wfile.write(b"5\r\nchunk\r\n7;name=x\r\ned body\r\n0\r\nX-Trailer: t\r\n\r\n")
+        elif self.path == "/until-close":  # no length: the body ends where the connection does
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"all of it")
+            self.close_connection = True
         else:
             self._answer(404, b"missing")
 
@@ -38,6 +48,7 @@ class Site_(BaseHTTPRequestHandler):
     def _echo(self, body: bytes):
         seen = {
             "client_port": self.client_address[1],
+            "host": self.headers.get("Host"),
             "cookie": self.headers.get("Cookie"),
             "content_type": self.headers.get("Content-Type"),
             "body": body.decode(),
@@ -148,3 +159,15 @@ def test_run_together_runs_every_call_to_its_end():
     done = []
     run_together(lambda number=number: done.append(number) for number in range(20))
     assert sorted(done) == list(range(20))
+
+
+def test_every_way_an_answer_may_end_is_read_whole(site):
+    """A length, chunks (with an extension and a trailer) or the connection's close; the kept-alive connection
+    carries on after the first two, a new one after the close."""
+    client = Client(site, Tally())
+    first = client.request("GET", "/echo").json()
+    assert first["host"] == f"127.0.0.1:{site.port}"
+    assert client.request("GET", "/chunked").text == "chunked body"
+    assert client.request("GET", "/echo").json()["client_port"] == first["client_port"]
+    assert client.request("GET", "/until-close").text == "all of it"
+    assert client.request("GET", "/echo").json()["client_port"] != first["client_port"]

@@ -11,10 +11,10 @@ machine it shares with the server.
 from __future__ import annotations
 
 import contextlib
-import http.client
 import json
 import os
 import random
+import select
 import selectors
 import socket
 import subprocess
@@ -46,6 +46,7 @@ START_SECONDS = 60  # a busy machine (tests running beside it) can take half a m
 REQUEST_TIMEOUT_SECONDS = 60
 SHUTDOWN_SECONDS = STOP_SECONDS + 10  # the server first lets requests in progress finish
 ERRORS_SHOWN = 10
+MAX_LINE = 65536  # the longest status or header line an answer may send
 
 
 def arrival_seconds(seconds: float) -> float:
@@ -96,13 +97,130 @@ class Tally:
                 self.errors.append(error)
 
 
+class Headers:
+    """A response's headers: names in any case, each name's values in the order they came (Set-Cookie comes
+    several times); a missing name gives None, as the standard library's messages do."""
+
+    def __init__(self, fields: Iterable[tuple[str, str]] = ()) -> None:
+        self.values: dict[str, list[str]] = {}
+        for name, value in fields:
+            self.values.setdefault(name.lower(), []).append(value)
+
+    def get(self, name: str, default: str | None = None) -> str | None:
+        values = self.values.get(name.lower())
+        return values[0] if values else default
+
+    def __getitem__(self, name: str) -> str | None:
+        return self.get(name)
+
+    def get_all(self, name: str) -> list[str] | None:
+        return self.values.get(name.lower())
+
+
+class ConnectionClosed(ConnectionError):
+    """The server closed the connection before its answer began."""
+
+
+class Connection:
+    """One kept-alive HTTP/1.1 connection, opened by the first request that needs it. The load client's own, for
+    its cost: with thousands of simulated phones on the cores the server uses, the standard library's reading of
+    an answer's headers (through the e-mail parser) was half of the client's CPU, and every bit of it is taken
+    from the server and added to the latencies measured. It speaks only what the site answers: a length, chunks,
+    or a body up to the close."""
+
+    def __init__(self, host: str, port: int, timeout: float) -> None:
+        self.host, self.port, self.timeout = host, port, timeout
+        name = f"[{host}]" if ":" in host else host  # an IPv6 address, as a URL writes it
+        self.authority = name if port == 80 else f"{name}:{port}"
+        self.source_address: tuple[str, int] | None = None  # the address to connect from (abuse's attacker)
+        self.sock: socket.socket | None = None
+        self.reader = None
+        self.poller = None
+
+    def request(self, method: str, path: str, body: bytes | None, headers: dict) -> tuple[int, Headers, bytes]:
+        """Send one request and read its whole answer: (status, headers, body). Raises OSError (ConnectionClosed
+        when the server closed the connection before answering) and ValueError for an answer it cannot read."""
+        if self.sock is None:
+            self._open()
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {self.authority}"]
+        lines += [f"{name}: {value}" for name, value in headers.items()]
+        if body is not None:
+            lines.append(f"Content-Length: {len(body)}")
+        self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + (body or b""))
+        return self._answer(method)
+
+    def closed_by_server(self) -> bool:
+        """Whether the kept-alive connection has something to read between requests: the server's close (or bytes
+        no request asked for), so a request sent on it would be lost, a body half-written into a broken pipe."""
+        if self.sock is None:
+            return False
+        if self.poller is not None:
+            return bool(self.poller.poll(0))
+        # No poll() (Windows): a selector, not select.select, which cannot watch descriptors beyond 1,024.
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.sock, selectors.EVENT_READ)
+            return bool(selector.select(0))
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.reader.close()
+            self.sock.close()
+        self.sock = self.reader = self.poller = None
+
+    def _open(self) -> None:
+        self.sock = socket.create_connection((self.host, self.port), self.timeout, self.source_address)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # a request goes out whole, at once
+        self.reader = self.sock.makefile("rb")
+        if hasattr(select, "poll"):
+            self.poller = select.poll()
+            self.poller.register(self.sock, select.POLLIN)
+
+    def _answer(self, method: str) -> tuple[int, Headers, bytes]:
+        status_line = self.reader.readline(MAX_LINE)
+        if not status_line:
+            raise ConnectionClosed("the server closed the connection")
+        version, status = status_line.split(None, 2)[:2]
+        fields = []
+        while (line := self.reader.readline(MAX_LINE)) not in (b"\r\n", b"\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            fields.append((name.strip(), value.strip()))
+        headers, status = Headers(fields), int(status)
+        if method == "HEAD" or status in (204, 304) or status < 200:
+            body = b""
+        elif "chunked" in (headers.get("Transfer-Encoding") or "").lower():
+            body = self._chunks()
+        elif headers.get("Content-Length") is not None:
+            body = self._exactly(int(headers.get("Content-Length")))
+        else:
+            body = self.reader.read()  # up to the close
+            headers.values["connection"] = ["close"]
+        if (headers.get("Connection") or "").lower() == "close" or version == b"HTTP/1.0":
+            self.close()
+        return status, headers, body
+
+    def _exactly(self, length: int) -> bytes:
+        data = self.reader.read(length)
+        if len(data) < length:
+            raise ConnectionClosed("the server closed the connection within an answer")
+        return data
+
+    def _chunks(self) -> bytes:
+        parts = []
+        while size := int(self.reader.readline(MAX_LINE).split(b";")[0], 16):
+            parts.append(self._exactly(size))
+            self.reader.readline(MAX_LINE)
+        while self.reader.readline(MAX_LINE) not in (b"\r\n", b"\n", b""):  # the trailer
+            pass
+        return b"".join(parts)
+
+
 @dataclass(frozen=True)
 class Response:
     """One answer: status 0 when none came (the connection failed or timed out); `ok` when the status was one
     the caller expected."""
 
     status: int
-    headers: http.client.HTTPMessage
+    headers: Headers
     body: bytes
     seconds: float
     ok: bool
@@ -131,7 +249,7 @@ class Client:
     meanwhile (it closes one silent for 10 s) is not reused: a new one is opened, as browsers and urllib3 do."""
 
     def __init__(self, site: Site, tally: Tally) -> None:
-        self.connection = http.client.HTTPConnection(site.host, site.port, timeout=REQUEST_TIMEOUT_SECONDS)
+        self.connection = Connection(site.host, site.port, REQUEST_TIMEOUT_SECONDS)
         self.cookies: dict[str, str] = {}
         self.tally = tally
 
@@ -156,51 +274,37 @@ class Client:
             headers["Cookie"] = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
         body = None
         if form is not None:
-            body = urlencode(form)
+            body = urlencode(form).encode()
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         elif json_body is not None:
-            body = json.dumps(json_body)
+            body = json.dumps(json_body).encode()
             headers["Content-Type"] = "application/json"
-        if _closed_by_server(self.connection.sock):
+        if self.connection.closed_by_server():
             self.connection.close()  # the next line connects again
         start = time.perf_counter()
         try:
             try:
                 reused = self.connection.sock is not None
-                self.connection.request(method, path, body=body, headers=headers)
-                answer = self.connection.getresponse()
-            except (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected):
+                status, answer_headers, data = self.connection.request(method, path, body, headers)
+            except (BrokenPipeError, ConnectionResetError, ConnectionClosed):
                 if not reused:
                     raise
                 # The server closed the kept-alive connection as the request went out (it closes one silent for
                 # 10 s): nothing of it was answered, so send it again on a new one, as browsers and urllib3 do.
                 self.connection.close()
-                self.connection.request(method, path, body=body, headers=headers)
-                answer = self.connection.getresponse()
-            data = answer.read()
-        except (OSError, http.client.HTTPException) as exc:
+                status, answer_headers, data = self.connection.request(method, path, body, headers)
+        except (OSError, ValueError) as exc:
             seconds = time.perf_counter() - start
             self.tally.record(seconds if timed else None, f"{method} {path}: {exc!r}")
             self.connection.close()  # the next request opens a new connection
-            return Response(0, http.client.HTTPMessage(), b"", seconds, False)
+            return Response(0, Headers(), b"", seconds, False)
         seconds = time.perf_counter() - start
-        for cookie in answer.headers.get_all("Set-Cookie") or ():
+        for cookie in answer_headers.get_all("Set-Cookie") or ():
             name, _, value = cookie.split(";", 1)[0].partition("=")
             self.cookies[name.strip()] = value.strip()
-        ok = answer.status in expect
-        self.tally.record(seconds if timed else None, None if ok else f"{method} {path}: HTTP {answer.status}")
-        return Response(answer.status, answer.headers, data, seconds, ok)  # header names match in any case
-
-
-def _closed_by_server(connection: socket.socket | None) -> bool:
-    """Whether a kept-alive connection between requests has something to read: the server's close (or bytes no
-    request asked for), so a request sent on it would be lost, a body half-written into a broken pipe."""
-    if connection is None:
-        return False
-    # A selector, not select.select: a run holding thousands of connections has descriptors beyond select's 1024.
-    with selectors.DefaultSelector() as selector:
-        selector.register(connection, selectors.EVENT_READ)
-        return bool(selector.select(0))
+        ok = status in expect
+        self.tally.record(seconds if timed else None, None if ok else f"{method} {path}: HTTP {status}")
+        return Response(status, answer_headers, data, seconds, ok)
 
 
 @contextlib.contextmanager
