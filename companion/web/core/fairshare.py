@@ -48,9 +48,10 @@ from .i18n import ACCEPT_LANGUAGE_PREFIX, language_of
 # the interpreter lock, and taking it back waits for the other threads at work to let go, each up to its switch
 # interval (5 ms): with 15 at work, a request of ten queries behind an attacker's burst waited about 0.4 s through
 # nginx on PostgreSQL. At 300 box tables on two cores (`load --tables 300`, docs/benchmarks.md), 4 at work gave p95
-# 94-205 ms and 2 gave 63-83 ms, p50 halved, with 5% less of the server's CPU (less handing the lock about); on
-# PostgreSQL 2 did better than 4 as well, and 1 did worse on SQLite (a request waiting on the database idles its
-# process). 2 also fit in a server database's pool with the live watcher's connection (db.py: 5 kept open).
+# 89 and 94 ms and 2 gave 63, 76 and 83 ms, p50 23-30 -> 14-15 ms, with 5% less of the server's CPU (less handing
+# the lock about); on PostgreSQL 2 did better than 4 as well, and 1 did worse on SQLite (a request waiting on the
+# database idles its process). 2 also fit in a server database's pool with the live watcher's connection (db.py:
+# 5 kept open).
 DEFAULTS = {"REQUESTS_PER_ADDRESS": 500, "BODIES_PER_ADDRESS": 16, "WORKING_REQUESTS": 2}
 LANGUAGES_REMEMBERED = 1024  # refusals' languages by the headers that chose them, per process
 WORK_SLOT = "companion.work_slot"  # the environ key of a request's WorkSlot
