@@ -15,6 +15,7 @@ class Site_(BaseHTTPRequestHandler):
     """Answers what the load clients rely on: cookies, forms and JSON, ETags, error statuses."""
 
     protocol_version = "HTTP/1.1"  # keep-alive, as the real server
+    cut_asked = 0  # how many times /cut was asked (the fixture starts it at 0)
 
     def do_GET(self):
         if self.path == "/cookies":
@@ -34,6 +35,13 @@ class Site_(BaseHTTPRequestHandler):
             self.send_header("Transfer-Encoding", "chunked")
             self.end_headers()
             self.wfile.write(b"5\r\nchunk\r\n7;name=x\r\ned body\r\n0\r\nX-Trailer: t\r\n\r\n")
+        elif self.path == "/cut":  # a length promised, the connection closed after part of it
+            Site_.cut_asked += 1
+            self.send_response(200)
+            self.send_header("Content-Length", "10")
+            self.end_headers()
+            self.wfile.write(b"par")
+            self.close_connection = True
         elif self.path == "/until-close":  # no length: the body ends where the connection does
             self.send_response(200)
             self.end_headers()
@@ -71,6 +79,7 @@ class Site_(BaseHTTPRequestHandler):
 @pytest.fixture
 def site():
     server = ThreadingHTTPServer(("127.0.0.1", 0), Site_)
+    Site_.cut_asked = 0
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05})
     thread.start()
     port = server.server_address[1]
@@ -171,3 +180,13 @@ def test_every_way_an_answer_may_end_is_read_whole(site):
     assert client.request("GET", "/echo").json()["client_port"] == first["client_port"]
     assert client.request("GET", "/until-close").text == "all of it"
     assert client.request("GET", "/echo").json()["client_port"] != first["client_port"]
+
+
+def test_an_answer_cut_short_is_an_error_and_its_request_is_not_sent_again(site):
+    """Only a request nothing was answered to goes again on a new connection: one answered in part may have acted."""
+    tally = Tally()
+    client = Client(site, tally)
+    assert client.request("GET", "/echo").ok  # the connection is kept alive, so the next request reuses it
+    cut = client.request("GET", "/cut")
+    assert (cut.status, cut.ok) == (0, False) and len(tally.errors) == 1
+    assert Site_.cut_asked == 1

@@ -192,16 +192,21 @@ class Connection:
         elif headers.get("Content-Length") is not None:
             body = self._exactly(int(headers.get("Content-Length")))
         else:
-            body = self.reader.read()  # up to the close
-            headers.values["connection"] = ["close"]
+            return status, headers, self._up_to_the_close()
         if (headers.get("Connection") or "").lower() == "close" or version == b"HTTP/1.0":
             self.close()
         return status, headers, body
 
+    def _up_to_the_close(self) -> bytes:
+        body = self.reader.read()
+        self.close()
+        return body
+
     def _exactly(self, length: int) -> bytes:
         data = self.reader.read(length)
         if len(data) < length:
-            raise ConnectionClosed("the server closed the connection within an answer")
+            # Not ConnectionClosed: the request was answered in part, so it is not sent again.
+            raise OSError("the server closed the connection within an answer")
         return data
 
     def _chunks(self) -> bytes:
