@@ -39,9 +39,14 @@ def two_apps(database_url, tmp_path):  # noqa: F811
 
 def waiting_poll(app, code: str, version: int) -> tuple[threading.Thread, list]:
     """A phone's long poll of the table's public state, waiting in a thread; its answer lands in the list."""
+    return waiting(app, code, lambda: app.test_client().get(f"/api/tables/{code}/play?wait={version}").get_json())
+
+
+def waiting(app, code: str, ask) -> tuple[threading.Thread, list]:
+    """`ask()` in a thread, returned once the watcher counts it waiting on the table `code`; its answer lands in
+    the list."""
     answers = []
-    thread = threading.Thread(target=lambda: answers.append(
-        app.test_client().get(f"/api/tables/{code}/play?wait={version}").get_json()))
+    thread = threading.Thread(target=lambda: answers.append(ask()))
     watcher = app.extensions["live_watcher"]
     before = watcher.waiting.get(code, 0)
     thread.start()
@@ -158,19 +163,11 @@ def counting_head_reads(monkeypatch) -> dict:
     return reads
 
 
-def waiting_panel(app, path: str, etag: str) -> tuple[threading.Thread, list]:
-    """A seat page's script waiting on its panel (If-None-Match: the panel it shows), in a thread."""
-    answers = []
-    thread = threading.Thread(target=lambda: answers.append(
-        (threading.get_ident(), app.test_client().get(path + "/table?wait=1", headers={"If-None-Match": etag}))))
-    watcher = app.extensions["live_watcher"]
-    code_waiting = sum(watcher.waiting.values())
-    thread.start()
-    hang = time.monotonic() + 60  # bounds a hang only
-    while sum(watcher.waiting.values()) <= code_waiting:
-        assert time.monotonic() < hang
-        time.sleep(0.01)
-    return thread, answers
+def waiting_panel(app, code: str, path: str, etag: str) -> tuple[threading.Thread, list]:
+    """A seat page's script waiting on its panel (If-None-Match: the panel it shows), in a thread; its thread and
+    answer land in the list."""
+    return waiting(app, code, lambda: (threading.get_ident(), app.test_client().get(
+        path + "/table?wait=1", headers={"If-None-Match": etag})))
 
 
 def test_a_waiting_panel_reads_its_table_only_once_it_changed(two_apps, no_tick, monkeypatch):
@@ -187,7 +184,7 @@ def test_a_waiting_panel_reads_its_table_only_once_it_changed(two_apps, no_tick,
         assert client.post(seats[1] + "/votes/hint").status_code == 303  # the watcher learns the stamp
         etag = client.get(seats[0] + "/table").headers["ETag"]
         reads = counting_head_reads(monkeypatch)
-        thread, answers = waiting_panel(app, seats[0], etag)
+        thread, answers = waiting_panel(app, code, seats[0], etag)
         assert waiting.wait(timeout=60)  # bounds a hang only
         assert sum(reads.values()) == 0
         assert client.post(seats[2] + "/votes/hint").status_code == 303
@@ -215,7 +212,7 @@ def test_a_watcher_behind_the_panel_asks_the_table_and_waits(two_apps, no_tick, 
         with watcher.lock:
             watcher.stamps[code] = behind  # as another process's change before its tick
         reads = counting_head_reads(monkeypatch)
-        thread, answers = waiting_panel(app, seats[0], etag)
+        thread, answers = waiting_panel(app, code, seats[0], etag)
         thread.join()
     poller, answer = answers[0]
     assert answer.status_code == 304
