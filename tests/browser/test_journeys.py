@@ -116,6 +116,56 @@ def test_phones_vote_and_the_hint_appears_everywhere_by_itself(browser, live_ser
     host.close()
 
 
+def test_what_the_host_was_doing_survives_the_panel_drawn_again(browser, live_server):
+    """The panel is drawn again at every vote; a box the host has ticked stays ticked, the focus stays on it."""
+    host = browser.new_page()
+    code = new_game_from_home(host, live_server, 3)
+    seat = browser.new_page()
+    seat.goto(host.locator("a.seat-link").first.get_attribute("href"))
+
+    # The host's own unlock is answered late: the long poll brings the unlocked hint first, the host ticks the next
+    # box, and then the answer, the same version of the panel, arrives. It must not untick the box.
+    def late(route):
+        answer = route.fetch()
+        host.wait_for_timeout(800)
+        route.fulfill(response=answer)
+
+    host.route("**/unlock/hint", late)
+    with host.expect_response("**/unlock/hint"):
+        host.locator("#agree-hint").get_by_label("All 3 players agree").check()
+        host.locator("#agree-hint").get_by_role("button", name="Show the hint").click()
+        host.locator("#step-hint.unlocked").wait_for()
+        tile_box = host.locator("#agree-tile").get_by_label("All 3 players agree")
+        tile_box.check()
+    assert tile_box.is_checked()
+
+    # Another phone's vote draws the panel again, with its new tally: the box stays ticked and focused.
+    tile_box.focus()
+    seat.get_by_role("button", name="I'd like the stronger hint").click()
+    host.locator("#step-tile .tally", has_text="1 of 3").wait_for()
+    assert tile_box.is_checked() and host.evaluate("document.activeElement.id") == "tile-agree"
+    host.locator("#agree-tile").get_by_role("button", name="Show the stronger hint").click()
+    host.locator("#step-tile.unlocked").wait_for()
+    seat.close()
+    host.close()
+
+
+def test_an_unticked_box_is_explained_without_a_round_trip(phone, live_server):
+    code = new_game_from_home(phone, live_server, 2)
+    posts = []
+    phone.on("request", lambda request: request.method == "POST" and posts.append(request.url))
+    phone.locator("#agree-hint").get_by_role("button", name="Show the hint").click()
+    error = phone.locator("#hint-agree-error")
+    error.wait_for()
+    assert error.inner_text() == "Tick the box once the table agrees."
+    assert phone.evaluate("document.activeElement.id") == "hint-agree-error" and not posts
+    phone.locator("#agree-hint").get_by_label("All 2 players agree").check()
+    assert error.is_hidden()
+    phone.locator("#agree-hint").get_by_role("button", name="Show the hint").click()
+    phone.locator("#step-hint.unlocked").wait_for()
+    assert phone.locator(".big-code").inner_text().strip() == code
+
+
 def test_next_game_keeps_the_board(phone, live_server):
     code = new_game_from_home(phone, live_server, 4)
     phone.select_option("#next-players", "5")
