@@ -76,13 +76,12 @@ def test_a_table_plays_a_game_on_its_phones(phone, second_phone, live_server, se
         assert clue_text(c) in phone.locator(".clue-list").inner_text()
 
 
-def test_phones_vote_and_the_hint_appears_everywhere_by_itself(browser, live_server, host_of):
+def test_phones_vote_and_the_hint_appears_everywhere_by_itself(browser, live_server, served_game):
     from .conftest import PHONE
 
-    code = GOLDEN[2]["code"]  # 4 players: 3 must agree
-    game = load_game(code)
     host = browser.new_page()
-    host.goto(host_of(code))
+    code = new_game_from_home(host, live_server, 4)  # 3 must agree; a table of its own, as the votes change it
+    game = served_game(code)
     links = [a.get_attribute("href") for a in host.locator("a.seat-link").all()]
     contexts = [browser.new_context(**PHONE) for _ in links]
     phones = [context.new_page() for context in contexts]
