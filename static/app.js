@@ -26,3 +26,20 @@ function retryDelay(response, refusals) {
   const grown = Math.min(LONGEST_RETRY_MS, asked * 2 ** Math.min(Math.max(refusals - 1, 0), 10));
   return grown * (0.75 + Math.random() * 0.5);
 }
+
+// The live pages' scripts swap fresh fragments in as the table moves. A swap between a finger's press and its
+// release replaces the button under it, and the browser then makes no click: the tap is lost (a host's "Start"
+// as a phone joins). So an update that arrives meanwhile waits (released()) for the release and the click it
+// makes, or a couple of seconds at most, for a press that never ends here.
+let pressed = null;
+const LONGEST_PRESS_MS = 2000;
+document.addEventListener("pointerdown", () => {
+  let release;
+  const done = new Promise((resolve) => { release = () => setTimeout(resolve, 0); });  // after the click
+  const timer = setTimeout(release, LONGEST_PRESS_MS);
+  pressed = { done, release: () => { clearTimeout(timer); release(); } };
+}, true);
+for (const type of ["pointerup", "pointercancel"]) {
+  document.addEventListener(type, () => { pressed?.release(); pressed = null; }, true);
+}
+const released = () => (pressed ? pressed.done : Promise.resolve());

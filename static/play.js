@@ -63,6 +63,7 @@ async function followPlay() {
       });
       const text = response.status === 200 ? await response.text() : "";
       showOnline(response.status < 500);
+      if (text) await released();  // not under a finger (app.js)
       // A tap moved the page to another step while this request waited (or while its answer was read): that
       // answer would undo the tap, so drop it; the next request asks again from the new step.
       const moved = document.getElementById("play")?.dataset.live !== asked;
@@ -149,7 +150,7 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   document.addEventListener("submit", (event) => {
     const form = event.target;
-    // The table's hint panel inside #play has its own script (app.js).
+    // The table's hint panel inside #play has its own script (cryptid/table.js).
     if (!form.matches("#play form[data-live]") || form.closest("#table")) return;
     event.preventDefault();
     sendMove(form, event.submitter);

@@ -101,57 +101,30 @@ function swapPanel(html, etag) {
   const panel = document.getElementById("table");
   if (!fresh || !panel) return;
   if (etag) fresh.dataset.etag = etag.replace(/^W\//, "").replace(/"/g, "");
-  // The same version twice (a vote's own answer after the long poll brought it first) changes nothing on screen,
-  // and drawing it again would undo what the person did since.
+  // The same version twice (a vote's own answer, after the long poll brought it) would only undo what the
+  // person did since.
   if (fresh.dataset.etag === panel.dataset.etag) return;
-  keepWhatWasDoing(panel, fresh);
+  const refocus = carryOver(panel, fresh);
   panel.replaceWith(fresh);
-  restoreFocus(fresh);
+  refocus();
   announceUnlock(fresh);
 }
 
-// A redraw of the panel, which any phone's vote brings, keeps what the person had under their thumb: a ticked box
-// stays ticked, and the keyboard focus stays on the same control of the same step.
-let refocus = null;
-function keepWhatWasDoing(panel, fresh) {
-  for (const box of panel.querySelectorAll("input[type=checkbox][id]:checked")) {
-    const twin = fresh.querySelector(`#${CSS.escape(box.id)}`);
+// Any phone's vote redraws the panel; what was under the person's thumb stays: a ticked box stays ticked, and
+// the focus stays on the same control (found by its id, or its place in the nearest element that has one).
+function carryOver(panel, fresh) {
+  for (const box of panel.querySelectorAll("input[type=checkbox]:checked")) {
+    const twin = fresh.querySelector(`#${box.id}`);
     if (twin) twin.checked = true;
   }
-  refocus = null;
-  const focused = document.activeElement;
-  if (!focused || focused === panel || !panel.contains(focused)) return;
-  // A control without an id of its own is found again by its place in the nearest element that has one.
-  const named = focused.id ? focused : focused.closest("[id]");
-  if (named !== panel) refocus = { id: named.id, index: named === focused ? -1 : [...named.querySelectorAll(CONTROLS)].indexOf(focused) };
-}
-const CONTROLS = "button, input, a";
-
-function restoreFocus(fresh) {
-  if (!refocus) return;
-  const named = fresh.querySelector(`#${CSS.escape(refocus.id)}`);
-  (refocus.index < 0 ? named : named?.querySelectorAll(CONTROLS)[refocus.index])?.focus();
-  refocus = null;
-}
-
-// The host's "the table agrees" box, unticked: the form's own message, already in the page's language, says so
-// with no round trip (without this script, the server's page says the same).
-function explainUnticked(form) {
-  const box = form.querySelector("input[type=checkbox][required]");
-  if (!box || box.checked) return false;
-  const message = document.getElementById(`${box.id}-error`);
-  if (!message) return false;
-  message.hidden = false;
-  message.tabIndex = -1;
-  box.setAttribute("aria-invalid", "true");
-  box.setAttribute("aria-describedby", message.id);
-  box.addEventListener("change", () => {
-    message.hidden = true;
-    box.removeAttribute("aria-invalid");
-    box.removeAttribute("aria-describedby");
-  }, { once: true });
-  message.focus();  // as the server's page does (autofocus): the alert is read out, and the box is next to it
-  return true;
+  const focused = panel.contains(document.activeElement) ? document.activeElement : null;
+  const named = focused?.closest("[id]");
+  if (!named || named === panel) return () => {};
+  const place = [...named.querySelectorAll("*")].indexOf(focused);
+  return () => {
+    const twin = document.getElementById(named.id);
+    (place < 0 ? twin : twin?.querySelectorAll("*")[place])?.focus();
+  };
 }
 
 const pause = (ms) => new Promise((resume) => setTimeout(resume, ms));
@@ -169,6 +142,7 @@ async function followPanel() {
     try {
       const response = await fetch(panel.dataset.poll + (holds ? "?wait=1" : ""), { cache: "no-store", headers: { "If-None-Match": `"${shown}"` } });
       const text = response.status === 200 ? await response.text() : "";
+      if (text) await released();  // not under a finger (app.js)
       // The phone's own vote may have swapped in a newer panel while this request waited: its answer is no
       // newer than that one, so it is dropped and the next request asks from the panel shown now.
       if (text && document.getElementById("table")?.dataset.etag === shown) swapPanel(text, response.headers.get("ETag"));
@@ -188,7 +162,6 @@ document.addEventListener("DOMContentLoaded", () => {
     const form = event.target;
     if (!form.matches("#table form[data-live]")) return;
     event.preventDefault();
-    if (explainUnticked(form)) return;
     try {
       const response = await fetch(form.action, {
         method: "POST",
@@ -196,7 +169,9 @@ document.addEventListener("DOMContentLoaded", () => {
         headers: { "X-Requested-With": "fetch" },
       });
       if (!response.ok) throw new Error(String(response.status));
-      swapPanel(await response.text(), response.headers.get("ETag"));
+      const text = await response.text();
+      await released();
+      swapPanel(text, response.headers.get("ETag"));
     } catch (error) {
       // Let the server's own page explain what went wrong. A newer panel may have replaced the form meanwhile;
       // a form outside the page is never sent, so it goes back in, out of sight, to be sent the ordinary way.

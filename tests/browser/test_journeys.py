@@ -149,22 +149,6 @@ def test_what_the_host_was_doing_survives_the_panel_drawn_again(browser, live_se
     host.close()
 
 
-def test_an_unticked_box_is_explained_without_a_round_trip(phone, live_server):
-    code = new_game_from_home(phone, live_server, 2)
-    posts = []
-    phone.on("request", lambda request: request.method == "POST" and posts.append(request.url))
-    phone.locator("#agree-hint").get_by_role("button", name="Show the hint").click()
-    error = phone.locator("#hint-agree-error")
-    error.wait_for()
-    assert error.inner_text() == "Tick the box once the table agrees."
-    assert phone.evaluate("document.activeElement.id") == "hint-agree-error" and not posts
-    phone.locator("#agree-hint").get_by_label("All 2 players agree").check()
-    assert error.is_hidden()
-    phone.locator("#agree-hint").get_by_role("button", name="Show the hint").click()
-    phone.locator("#step-hint.unlocked").wait_for()
-    assert phone.locator(".big-code").inner_text().strip() == code
-
-
 def test_next_game_keeps_the_board(phone, live_server):
     code = new_game_from_home(phone, live_server, 4)
     phone.select_option("#next-players", "5")

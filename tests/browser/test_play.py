@@ -305,3 +305,28 @@ def test_a_tap_answered_before_a_live_update_still_opens_its_sheet(browser, live
     phone.locator("#sheet-heading .hex-name").filter(has_text=hex_name(40)).wait_for()
     assert "hex=40" in phone.url
     context.close()
+
+
+def test_an_update_between_press_and_release_waits_so_the_tap_lands(browser, live_server):
+    """A live update swapped in while a finger is down replaces the button under it, and the browser makes no
+    click: the host's "Start the game" as a player saves their name was lost that way. The update waits for the
+    release."""
+    host = browser.new_page(viewport={"width": 1280, "height": 900})
+    deal_refereed(host, live_server)
+    phone = browser.new_context(**PHONE).new_page()
+    phone.goto(seat_link(host, 1))
+    host.locator(".qr-card.joined[data-seat='1']").wait_for()  # the visit's own update is in
+    live = urlsplit(host.locator("#play").get_attribute("data-live")).path
+    button = host.get_by_role("button", name="Start the game")
+    button.scroll_into_view_if_needed()
+    start = button.bounding_box()
+    host.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    host.mouse.down()
+    with host.expect_response(lambda response: urlsplit(response.url).path == live and response.status == 200):
+        phone.get_by_label("Your name at the table").fill("Ana")
+        phone.get_by_role("button", name="Save my name").click()
+    host.wait_for_timeout(300)  # time for the update to be read and, without the wait for the release, swapped in
+    host.mouse.up()
+    host.locator("#play[data-phase='opening']").wait_for()
+    host.locator("details.rejoin .qr-card[data-seat='1']", has_text="Ana").wait_for(state="attached")
+    phone.context.close()

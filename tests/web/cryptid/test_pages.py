@@ -408,8 +408,10 @@ def page_weight(client, path: str) -> int:
 
 
 # A box game's seat page, assets included: 30 KB until the panel's long poll (one held request instead of a poll
-# every 3 s, with a back-off after refusals) added about 1 KB of script.
-SEAT_PAGE_BUDGET = 31_000
+# every 3 s, with a back-off after refusals) added about 1 KB of script, and about 1.7 KB more went to live
+# updates that keep a ticked box and the focus across the panel's redraws and wait for a finger's release
+# (before compression; Persian and Greek are the heaviest).
+SEAT_PAGE_BUDGET = 32_500
 
 
 def test_page_weight_budgets(client):
