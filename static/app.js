@@ -35,11 +35,11 @@ let pressed = null;
 const LONGEST_PRESS_MS = 2000;
 document.addEventListener("pointerdown", () => {
   let release;
-  const done = new Promise((resolve) => { release = () => setTimeout(resolve, 0); });  // after the click
-  const timer = setTimeout(release, LONGEST_PRESS_MS);
-  pressed = { done, release: () => { clearTimeout(timer); release(); } };
+  pressed = new Promise((resolve) => { release = () => setTimeout(resolve, 0); });  // after the click
+  pressed.release = release;
+  setTimeout(release, LONGEST_PRESS_MS);
 }, true);
 for (const type of ["pointerup", "pointercancel"]) {
   document.addEventListener(type, () => { pressed?.release(); pressed = null; }, true);
 }
-const released = () => (pressed ? pressed.done : Promise.resolve());
+const released = () => pressed || Promise.resolve();
