@@ -118,7 +118,9 @@ async function sendMove(form, submitter) {
       method: "POST", body, headers: { "X-Requested-With": "fetch" },
     });
     if (response.ok) {
-      swapPlay(await response.text());
+      const text = await response.text();
+      await released();
+      swapPlay(text);
       history.replaceState(null, "", location.pathname);
       return;
     }
