@@ -25,7 +25,7 @@ import sys
 import threading
 import time
 from importlib.util import find_spec
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from companion.web.core.network import lan_address
 
@@ -323,7 +323,7 @@ def _run_granian(listener: socket.socket, workers: int, threads: int) -> None:
         from companion.web.core.app import import_site
 
         import_site()
-    Granian(
+    server = Granian(
         "companion.ops.server:worker_site",
         factory=True,
         interface=Interfaces.WSGI,
@@ -343,7 +343,31 @@ def _run_granian(listener: socket.socket, workers: int, threads: int) -> None:
         respawn_failed_workers=True,
         workers_kill_timeout=STOP_SECONDS,
         log_level=LogLevels.warning,
-    ).serve()
+    )
+    server.on_startup(run_stop_handlers_off_the_main_thread)
+    server.serve()
+
+
+def run_stop_handlers_off_the_main_thread() -> None:
+    """Run in `serve`'s main process once granian has set its handlers for a stop (SIGINT, SIGTERM) and a reload
+    (SIGHUP): each now runs on a thread of its own. Such a handler sets a threading.Event, and Python runs signal
+    handlers on the main thread between two of its steps; a second stop arriving while the first one's handler held
+    the Event's lock (a SIGTERM from `timeout` and one from a kill, together) waited for that lock forever: `serve`
+    hung, its workers gone. On a thread of its own, a handler waits for the lock and takes it."""
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        signum = getattr(signal, name, None)
+        handler = signal.getsignal(signum) if signum is not None else None
+        if callable(handler):
+            signal.signal(signum, off_the_main_thread(handler))
+
+
+def off_the_main_thread(handler: Callable[[int, object], object]) -> Callable[[int, object], None]:
+    """A signal handler that runs `handler` on a new thread (without the frame, which belongs to the main one)."""
+
+    def start(signum: int, frame: object) -> None:
+        threading.Thread(target=handler, args=(signum, None), name=f"signal-{signum}", daemon=True).start()
+
+    return start
 
 
 # Set for every process `serve` starts (the computer players' worker, granian's workers): the pid of the `serve`

@@ -432,3 +432,43 @@ def test_serve_on_a_unix_socket_only_its_user_and_group_reach(server, tmp_path):
         process.terminate()
         process.wait(timeout=60)
         process.stdout.close()
+
+
+# A handler as granian's is: a stop sets something under a lock. The first stop's handler, holding the lock, gets a
+# second stop (sent from inside it, to have it arrive at that moment every time). On the main thread, the second
+# handler would run among the first one's steps and wait for the lock that the first one holds, forever.
+_TWO_STOPS_AT_ONCE = """
+import os, signal, threading
+from companion.ops.server import off_the_main_thread
+
+lock = threading.Lock()
+second_began = threading.Event()
+held = []  # for each stop: whether the lock was held when its handler began
+finished = []
+
+def handler(signum, frame):
+    held.append(lock.locked())
+    if len(held) == 2:
+        second_began.set()
+    with lock:
+        if len(held) == 1:
+            os.kill(os.getpid(), signal.SIGTERM)  # the second stop, while this handler holds the lock
+            second_began.wait()
+    finished.append(signum)
+
+signal.signal(signal.SIGTERM, off_the_main_thread(handler))
+os.kill(os.getpid(), signal.SIGTERM)
+while len(finished) < 2:
+    threading.Event().wait(0.01)
+print(held)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="os.kill with SIGTERM ends a Windows process outright")
+def test_a_second_stop_during_the_first_ones_handler_is_handled():
+    """`serve` runs granian's stop handlers on threads of their own (run_stop_handlers_off_the_main_thread): on
+    the main thread, a second SIGTERM arriving while the first one's handler held its lock waited for that lock
+    forever, and `serve` hung with its workers gone."""
+    command = [sys.executable, "-c", _TWO_STOPS_AT_ONCE]
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=120)  # bounds a hang only
+    assert done.stdout == "[False, True]\n" and done.returncode == 0  # the second came while the first held the lock
