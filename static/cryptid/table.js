@@ -113,7 +113,7 @@ function swapPanel(html, etag) {
 // Any phone's vote redraws the panel; what was under the person's thumb stays: a ticked box stays ticked, and
 // the focus stays on the same control (found by its id, or its place in the nearest element that has one).
 function carryOver(panel, fresh) {
-  for (const box of panel.querySelectorAll("input[type=checkbox]:checked")) {
+  for (const box of panel.querySelectorAll("input[type=checkbox][id]:checked")) {
     const twin = fresh.querySelector(`#${box.id}`);
     if (twin) twin.checked = true;
   }
