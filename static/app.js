@@ -43,3 +43,14 @@ for (const type of ["pointerup", "pointercancel"]) {
   document.addEventListener(type, () => { pressed?.release(); pressed = null; }, true);
 }
 const released = () => pressed || Promise.resolve();
+
+// The live pages' scripts keep what a person was doing in a fragment they redraw: each field's state (a ticked box
+// or radio, text typed where the fresh field is empty) goes over to the fresh field of the same id and type.
+function keepFields(current, fresh) {
+  for (const field of current.querySelectorAll("input[id]:not([type=hidden])")) {
+    const twin = fresh.querySelector(`#${CSS.escape(field.id)}`);
+    if (!twin || twin.type !== field.type) continue;
+    if (field.type === "checkbox" || field.type === "radio") twin.checked = field.checked;
+    else if (!twin.value) twin.value = field.value;
+  }
+}

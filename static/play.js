@@ -24,12 +24,7 @@ function swapPlay(html, tapped = false, live = false) {
   const moved = Number(fresh.dataset.log || 0) > Number(current.dataset.log || 0);
   // Whatever the player is typing or has opened survives an update that arrives meanwhile.
   const focused = document.activeElement && document.activeElement.id;
-  for (const field of current.querySelectorAll("input[id]:not([type=hidden])")) {
-    const twin = fresh.querySelector(`#${CSS.escape(field.id)}`);
-    if (!twin || twin.type !== field.type) continue;
-    if (field.type === "checkbox" || field.type === "radio") twin.checked = field.checked;
-    else if (!twin.value) twin.value = field.value;
-  }
+  keepFields(current, fresh);
   for (const box of current.querySelectorAll("details[open]")) {
     const twin = box.className && fresh.querySelector(`details.${CSS.escape(box.className.split(" ")[0])}`);
     if (twin) twin.open = true;

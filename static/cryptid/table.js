@@ -110,13 +110,11 @@ function swapPanel(html, etag) {
   announceUnlock(fresh);
 }
 
-// Any phone's vote redraws the panel; what was under the person's thumb stays: a ticked box stays ticked, and
-// the focus stays on the same control (found by its id, or its place in the nearest element that has one).
+// Any phone's vote redraws the panel; what was under the person's thumb stays: a ticked box stays ticked
+// (keepFields, app.js), and the focus stays on the same control (found by its id, or its place in the nearest
+// element that has one).
 function carryOver(panel, fresh) {
-  for (const box of panel.querySelectorAll("input[type=checkbox][id]:checked")) {
-    const twin = fresh.querySelector(`#${box.id}`);
-    if (twin) twin.checked = true;
-  }
+  keepFields(panel, fresh);
   const focused = panel.contains(document.activeElement) ? document.activeElement : null;
   const named = focused?.closest("[id]");
   if (!named || named === panel) return () => {};
